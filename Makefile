@@ -1,0 +1,34 @@
+# cegpv — the two commands of the README are `make demo` and `make test`.
+GO      ?= go
+BIN     := bin/cegpv
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO    ?= testdata/progs/lazy_counter_unsafe.c
+
+.PHONY: all deps build demo test vet bench clean
+
+all: build
+
+# deps installs what cegpv needs at run time and is missing: z3 (Debian's package).
+deps:
+	@command -v z3 >/dev/null 2>&1 || { echo "installing z3"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq z3; }
+	@command -v gcc >/dev/null 2>&1 || { echo "installing gcc"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gcc; }
+
+build:
+	$(GO) build -o $(BIN) ./cmd/cegpv
+
+demo: deps build
+	./$(BIN) show $(DEMO) | head -40
+	./$(BIN) verify $(DEMO); test $$? -le 10
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+test: deps vet
+	$(GO) test -count=1 -timeout 9m ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./frontend/
+
+clean:
+	rm -rf bin

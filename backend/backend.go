@@ -1,0 +1,116 @@
+// Package backend defines the contract between cegpv and the model checkers
+// it drives: a Backend checks a program under Bounds and returns a Result.
+//
+// Invariants every implementation keeps:
+//   - An Unsafe result carries a Run of the program it was given: every
+//     executed label in order, the thread that ran it, the nondeterministic
+//     values drawn and the stores made (see program.Run).
+//   - Safe means no violation exists within the bounds; Result.Proof says
+//     whether unwinding assertions showed the bounds cover every behaviour.
+//   - A violated property is a result, not an error. Errors are
+//     infrastructure failures and carry a Kind.
+//   - Cancelling ctx stops the check and everything it started (child
+//     processes are killed as a group) and removes its temporary files.
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// Backend is a bounded model checker.
+type Backend interface {
+	Name() string
+	Check(ctx context.Context, p *program.Program, b Bounds) (Result, error)
+}
+
+// Bounds limit the behaviours a check explores.
+type Bounds struct {
+	Unwind              int           // loop iterations and recursion depth per loop/call site
+	UnwindingAssertions bool          // check that Unwind suffices (a Safe result is then a proof)
+	Threads             int           // thread instances created by one Spawn inside a loop; 0 = Unwind
+	Contexts            int           // optional context-switch or round bound; 0 = none
+	Timeout             time.Duration // 0 = none
+	MemoryMB            int           // 0 = none
+}
+
+// String describes the bounds the way verdicts state them.
+func (b Bounds) String() string {
+	s := fmt.Sprintf("unwind %d", b.Unwind)
+	if b.Threads > 0 {
+		s += fmt.Sprintf(", threads %d", b.Threads)
+	}
+	if b.Contexts > 0 {
+		s += fmt.Sprintf(", contexts %d", b.Contexts)
+	}
+	return s
+}
+
+// Verdict is the answer of a check.
+type Verdict int
+
+const (
+	Unknown Verdict = iota
+	Safe
+	Unsafe
+)
+
+func (v Verdict) String() string {
+	return [...]string{"UNKNOWN", "SAFE", "UNSAFE"}[v]
+}
+
+// SVCOMP returns the verdict in SV-COMP words: TRUE, FALSE or UNKNOWN.
+func (v Verdict) SVCOMP() string {
+	return [...]string{"UNKNOWN", "TRUE", "FALSE"}[v]
+}
+
+// Result is the outcome of a check.
+type Result struct {
+	Verdict Verdict
+	Reason  string       // why Unknown; empty otherwise
+	Proof   bool         // Safe and the unwinding assertions hold: a proof, not only bounded
+	Run     *program.Run // Unsafe: the counterexample
+	Bounds  Bounds       // the bounds the verdict holds for
+	Stats   Stats
+	Log     string // raw backend output, for --dump and debugging
+}
+
+// Stats are the numbers a check reports.
+type Stats struct {
+	Vars       int           // SMT variables (or the backend's equivalent)
+	Clauses    int           // SMT assertions (or clauses)
+	FormulaB   int           // formula size in bytes as sent to the solver
+	Events     int           // shared-memory events in the encoding
+	SolverTime time.Duration // time spent in the solver
+	EncodeTime time.Duration
+	Total      time.Duration
+}
+
+// Error kinds, re-exported from program for convenience.
+type (
+	Error   = program.Error
+	ErrKind = program.ErrKind
+)
+
+const (
+	Unsupported = program.Unsupported
+	Crash       = program.Crash
+	Timeout     = program.Timeout
+	BadOutput   = program.BadOutput
+	Internal    = program.Internal
+)
+
+// Errorf returns a *program.Error of the given kind.
+func Errorf(kind ErrKind, format string, args ...any) error {
+	return program.Errorf(kind, format, args...)
+}
+
+// KindOf returns the kind of err (see program.KindOf).
+func KindOf(err error) ErrKind { return program.KindOf(err) }
+
+// ErrNoBackend is returned when no backend is configured.
+var ErrNoBackend = errors.New("no backend")

@@ -1,0 +1,67 @@
+package program
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrKind classifies errors.
+type ErrKind int
+
+const (
+	Unsupported ErrKind = iota + 1 // the input uses something the backend cannot model
+	Crash                          // the backend or its solver died or misbehaved
+	Timeout                        // the time budget ran out
+	BadOutput                      // the backend's output could not be understood
+	Internal                       // an invariant of cegpv failed (e.g. a run did not replay)
+)
+
+func (k ErrKind) String() string {
+	switch k {
+	case Unsupported:
+		return "unsupported input"
+	case Crash:
+		return "backend crash"
+	case Timeout:
+		return "timeout"
+	case BadOutput:
+		return "bad backend output"
+	case Internal:
+		return "internal error"
+	}
+	return "error"
+}
+
+// Error is an error with a kind.
+type Error struct {
+	Kind ErrKind
+	Pos  Pos // where in the input, when known
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Pos.File != "" || e.Pos.Line != 0 {
+		return fmt.Sprintf("%s: %s: %v", e.Pos, e.Kind, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Kind, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error of the given kind.
+func Errorf(kind ErrKind, format string, args ...any) error {
+	return &Error{Kind: kind, Err: fmt.Errorf(format, args...)}
+}
+
+// KindOf returns the kind of err, Timeout for context deadline errors, or 0.
+func KindOf(err error) ErrKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Timeout
+	}
+	return 0
+}

@@ -1,0 +1,287 @@
+package program
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Label names an instruction. Labels are unique in a program and stable
+// across translations; the front end makes them "<func>.<n>".
+type Label string
+
+// Pos is a source position.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	if p.File == "" && p.Line == 0 {
+		return "-"
+	}
+	if p.Col == 0 {
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Op is the kind of an instruction.
+type Op uint8
+
+const (
+	OpSkip        Op = iota // no effect
+	OpAssign                // Lhs = Rhs
+	OpAssume                // block while !Rhs
+	OpAssert                // property Prop: Rhs holds
+	OpGoto                  // if Rhs (nil: always) jump to one of Targets (chosen freely if several)
+	OpCall                  // [Lhs =] Func(Args...)
+	OpReturn                // return [Rhs]
+	OpSpawn                 // pthread_create: new thread runs Func(Args[0]); its id is stored in Lhs if Lhs != nil
+	OpJoin                  // pthread_join: wait until the thread with id Rhs has ended
+	OpLock                  // pthread_mutex_lock(Rhs): Rhs points to a Mutex
+	OpUnlock                // pthread_mutex_unlock(Rhs)
+	OpAtomicBegin           // start of an atomic section
+	OpAtomicEnd             // end of an atomic section
+	OpDecl                  // local Var comes into scope with an indeterminate (nondet) value
+	OpAlloc                 // Lhs = pointer to a fresh heap block of Rhs elements of Lhs's pointee type, contents nondet
+	OpFree                  // free(Rhs)
+	OpExit                  // the executing thread ends (pthread_exit)
+)
+
+var opNames = [...]string{"skip", "assign", "assume", "assert", "goto", "call", "return", "spawn", "join",
+	"lock", "unlock", "atomic_begin", "atomic_end", "decl", "alloc", "free", "exit"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "op" + strconv.Itoa(int(o))
+}
+
+// Instr is one labelled instruction. Which operand fields are used depends
+// on Op, as documented on the Op constants; unused fields are nil.
+type Instr struct {
+	Label   Label
+	Op      Op
+	Lhs     Expr    // Assign, Call (optional), Spawn (optional thread handle), Alloc
+	Rhs     Expr    // Assign value; Assume/Assert condition; Goto guard (nil = true); Return value (optional); Join thread id; Lock/Unlock/Free pointer; Alloc element count
+	Func    Expr    // Call and Spawn: the callee, a FuncRef or a function-pointer value
+	Args    []Expr  // Call arguments; Spawn: exactly one, the thread argument
+	Targets []Label // Goto
+	Var     string  // Decl: the local's name
+	Prop    string  // Assert: property id, e.g. "main.assertion.1" or "thread3.error.1"
+	Msg     string  // Assert: what the property says, for reports; any: a comment
+	Pos     Pos
+}
+
+// Operands returns the instruction's expression operands in the order in
+// which their Nondet values are drawn: Lhs, Rhs, Func, Args.
+func (in *Instr) Operands() []Expr {
+	var out []Expr
+	for _, e := range []Expr{in.Lhs, in.Rhs, in.Func} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return append(out, in.Args...)
+}
+
+// Var is a variable: a global, a parameter or a local.
+type Var struct {
+	Name string
+	Type *Type
+	// Init is a global's initial value (a Const, AddrOf/FuncRef constant or
+	// Compound); nil means zero. Locals are initialised by instructions.
+	Init Expr
+	// AddrTaken is set when the variable's address is taken anywhere, which
+	// makes it shared memory even when it is a local.
+	AddrTaken bool
+	Pos       Pos
+}
+
+// Func is a function.
+type Func struct {
+	Name   string
+	Result *Type // VoidType for void
+	Params []*Var
+	Locals []*Var // every local, each declared by exactly one Decl in Body
+	Body   []*Instr
+	// Atomic is set for functions named __VERIFIER_atomic_*: a call runs the
+	// whole body without interruption by other threads.
+	Atomic bool
+	Pos    Pos
+}
+
+// Type returns the function's type.
+func (f *Func) Type() *Type {
+	t := &Type{Kind: Function, Elem: f.Result, Size: 1}
+	for _, p := range f.Params {
+		t.Params = append(t.Params, p.Type)
+	}
+	return t
+}
+
+// Var returns the parameter or local with the given name, or nil.
+func (f *Func) Var(name string) *Var {
+	for _, v := range f.Params {
+		if v.Name == name {
+			return v
+		}
+	}
+	for _, v := range f.Locals {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// Index returns the position of the instruction labelled l in f.Body, or -1.
+func (f *Func) Index(l Label) int {
+	for i, in := range f.Body {
+		if in.Label == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// DataModel is the C data model of a program.
+type DataModel string
+
+const (
+	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default)
+	LP64  DataModel = "LP64"  // long and pointers 64 bits
+)
+
+// PtrSize returns the pointer size in bytes.
+func (m DataModel) PtrSize() int64 {
+	if m == LP64 {
+		return 8
+	}
+	return 4
+}
+
+// Program is a whole program.
+type Program struct {
+	File    string    // the source it came from
+	Model   DataModel // ILP32 or LP64
+	Types   []*Type   // struct and union types, in an order where each only needs earlier ones by value
+	Globals []*Var
+	Funcs   []*Func // "main" is the entry
+}
+
+// Func returns the function with the given name, or nil.
+func (p *Program) Func(name string) *Func {
+	for _, f := range p.Funcs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Global returns the global with the given name, or nil.
+func (p *Program) Global(name string) *Var {
+	for _, v := range p.Globals {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// LabelIndex maps labels to their instructions. Build one with NewIndex after a
+// program is complete; it does not follow later edits.
+type LabelIndex struct {
+	Func  map[Label]*Func
+	Pos   map[Label]int // position in Func.Body
+	Instr map[Label]*Instr
+}
+
+// NewIndex indexes every label of p.
+func NewIndex(p *Program) *LabelIndex {
+	ix := &LabelIndex{Func: map[Label]*Func{}, Pos: map[Label]int{}, Instr: map[Label]*Instr{}}
+	for _, f := range p.Funcs {
+		for i, in := range f.Body {
+			ix.Func[in.Label] = f
+			ix.Pos[in.Label] = i
+			ix.Instr[in.Label] = in
+		}
+	}
+	return ix
+}
+
+// Clone returns a deep copy of p: new Program, Func, Var and Instr values
+// (expressions and types, being immutable, are shared). Translations clone
+// their input and edit the copy.
+func Clone(p *Program) *Program {
+	q := *p
+	q.Types = append([]*Type(nil), p.Types...)
+	q.Globals = cloneVars(p.Globals)
+	q.Funcs = make([]*Func, len(p.Funcs))
+	for i, f := range p.Funcs {
+		g := *f
+		g.Params = cloneVars(f.Params)
+		g.Locals = cloneVars(f.Locals)
+		g.Body = make([]*Instr, len(f.Body))
+		for j, in := range f.Body {
+			c := *in
+			c.Args = append([]Expr(nil), in.Args...)
+			c.Targets = append([]Label(nil), in.Targets...)
+			g.Body[j] = &c
+		}
+		q.Funcs[i] = &g
+	}
+	return &q
+}
+
+func cloneVars(vs []*Var) []*Var {
+	if vs == nil {
+		return nil
+	}
+	out := make([]*Var, len(vs))
+	for i, v := range vs {
+		c := *v
+		out[i] = &c
+	}
+	return out
+}
+
+// Fresh returns a label derived from base that is not used in p, of the
+// form "base.a", "base.b", ... ; used by translations that add instructions.
+func Fresh(p *Program, base string, used map[Label]bool) Label {
+	if used == nil {
+		used = map[Label]bool{}
+		for _, f := range p.Funcs {
+			for _, in := range f.Body {
+				used[in.Label] = true
+			}
+		}
+	}
+	for i := 0; ; i++ {
+		l := Label(base + "." + suffix(i))
+		if !used[l] {
+			used[l] = true
+			return l
+		}
+	}
+}
+
+func suffix(i int) string {
+	var b strings.Builder
+	for {
+		b.WriteByte(byte('a' + i%26))
+		i = i/26 - 1
+		if i < 0 {
+			break
+		}
+	}
+	s := []byte(b.String())
+	for l, r := 0, len(s)-1; l < r; l, r = l+1, r-1 {
+		s[l], s[r] = s[r], s[l]
+	}
+	return string(s)
+}

@@ -1,0 +1,308 @@
+package program
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind classifies a Type.
+type Kind uint8
+
+const (
+	Void     Kind = iota
+	Bool          // _Bool, one byte, values 0 and 1
+	Int           // integer types, enums and char; Size and Signed apply
+	Pointer       // Elem is the pointee
+	Array         // Elem, Len
+	Struct        // Fields, Tag
+	Union         // Fields, Tag; modelled as a struct whose fields do not overlap
+	Function      // function type: Elem is the result, Params the parameters
+	Mutex         // pthread_mutex_t: one cell, 0 = free, 1 = held
+	Cond          // pthread_cond_t: one cell, no state (waits may wake spuriously)
+)
+
+// Type is a C type. Types are immutable after construction and shared;
+// compare them with Identical, not ==, except for Struct and Union, which
+// have one *Type per definition.
+type Type struct {
+	Kind   Kind
+	Size   int64 // sizeof in bytes under the program's data model
+	Signed bool  // Int: signedness
+	Name   string
+	// Name: for Int, the typedef the program used when it matters for
+	// printing ("pthread_t"); for Struct/Union, the tag (unique in the program).
+	Elem     *Type   // Pointer, Array, Func (result)
+	Len      int64   // Array
+	Fields   []Field // Struct, Union
+	Params   []*Type // Func
+	Variadic bool    // Func
+}
+
+// Field is a member of a struct or union.
+type Field struct {
+	Name string
+	Type *Type
+}
+
+var (
+	VoidType   = &Type{Kind: Void, Size: 1}
+	BoolType   = &Type{Kind: Bool, Size: 1}
+	MutexType  = &Type{Kind: Mutex, Size: 4, Name: "pthread_mutex_t"}
+	CondType   = &Type{Kind: Cond, Size: 4, Name: "pthread_cond_t"}
+	CharType   = IntType(1, true)
+	UCharType  = IntType(1, false)
+	ShortType  = IntType(2, true)
+	UShortType = IntType(2, false)
+	IntT       = IntType(4, true)
+	UIntType   = IntType(4, false)
+	LLongType  = IntType(8, true)
+	ULLongType = IntType(8, false)
+)
+
+var intTypes = map[[2]int64]*Type{}
+
+// IntType returns the canonical integer type of the given byte size and signedness.
+func IntType(size int64, signed bool) *Type {
+	s := int64(0)
+	if signed {
+		s = 1
+	}
+	k := [2]int64{size, s}
+	if t, ok := intTypes[k]; ok {
+		return t
+	}
+	t := &Type{Kind: Int, Size: size, Signed: signed}
+	intTypes[k] = t
+	return t
+}
+
+// PointerTo returns a pointer type to elem with the given pointer size.
+func PointerTo(elem *Type, ptrSize int64) *Type {
+	return &Type{Kind: Pointer, Size: ptrSize, Elem: elem}
+}
+
+// ArrayOf returns the array type elem[n].
+func ArrayOf(elem *Type, n int64) *Type {
+	return &Type{Kind: Array, Size: elem.Size * n, Elem: elem, Len: n}
+}
+
+// IsScalar reports whether values of t occupy one cell.
+func (t *Type) IsScalar() bool {
+	switch t.Kind {
+	case Bool, Int, Pointer, Mutex, Cond, Function:
+		return true
+	}
+	return false
+}
+
+// IsInteger reports whether t is an integer or _Bool type.
+func (t *Type) IsInteger() bool { return t.Kind == Int || t.Kind == Bool }
+
+// Bits returns the width in bits of a scalar type's values. Pointers are
+// modelled with the width of their size; Mutex and Cond cells are ints.
+func (t *Type) Bits() int {
+	if t.Kind == Bool {
+		return 1
+	}
+	return int(t.Size) * 8
+}
+
+// Cells returns the number of scalar cells an object of type t occupies.
+func (t *Type) Cells() int64 {
+	switch t.Kind {
+	case Array:
+		return t.Len * t.Elem.Cells()
+	case Struct, Union:
+		var n int64
+		for _, f := range t.Fields {
+			n += f.Type.Cells()
+		}
+		return n
+	case Void:
+		return 0
+	}
+	return 1
+}
+
+// FieldIndex returns the index of the named field, or -1.
+func (t *Type) FieldIndex(name string) int {
+	for i, f := range t.Fields {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// FieldCell returns the cell offset of field i within a struct or union.
+func (t *Type) FieldCell(i int) int64 {
+	var n int64
+	for _, f := range t.Fields[:i] {
+		n += f.Type.Cells()
+	}
+	return n
+}
+
+// CellType returns the scalar type of cell c of an object of type t.
+func (t *Type) CellType(c int64) *Type {
+	switch t.Kind {
+	case Array:
+		ec := t.Elem.Cells()
+		if ec == 0 {
+			return VoidType
+		}
+		return t.Elem.CellType(c % ec)
+	case Struct, Union:
+		for _, f := range t.Fields {
+			n := f.Type.Cells()
+			if c < n {
+				return f.Type.CellType(c)
+			}
+			c -= n
+		}
+		return VoidType
+	}
+	return t
+}
+
+// CellPath returns the C access path of cell c of an object of type t, such
+// as "[2].next" (empty for a scalar). Together with the object's name it
+// names a location in Step.Assigned.
+func (t *Type) CellPath(c int64) string {
+	switch t.Kind {
+	case Array:
+		ec := t.Elem.Cells()
+		if ec == 0 {
+			return ""
+		}
+		return fmt.Sprintf("[%d]", c/ec) + t.Elem.CellPath(c%ec)
+	case Struct, Union:
+		for _, f := range t.Fields {
+			n := f.Type.Cells()
+			if c < n {
+				return "." + f.Name + f.Type.CellPath(c)
+			}
+			c -= n
+		}
+	}
+	return ""
+}
+
+// Identical reports whether a and b denote the same type.
+func Identical(a, b *Type) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case Void, Bool, Mutex, Cond:
+		return true
+	case Int:
+		return a.Size == b.Size && a.Signed == b.Signed
+	case Pointer:
+		return a.Size == b.Size && Identical(a.Elem, b.Elem)
+	case Array:
+		return a.Len == b.Len && Identical(a.Elem, b.Elem)
+	case Struct, Union:
+		return a.Name != "" && a.Name == b.Name
+	case Function:
+		if !Identical(a.Elem, b.Elem) || len(a.Params) != len(b.Params) || a.Variadic != b.Variadic {
+			return false
+		}
+		for i := range a.Params {
+			if !Identical(a.Params[i], b.Params[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// String returns the type in C syntax with no declarator, e.g. "int *" or
+// "struct node".
+func (t *Type) String() string { return TypeDecl(t, "") }
+
+// TypeDecl returns a C declaration of name with type t, such as
+// "int (*f)(void *)" or "unsigned char buf[8]". With name empty it returns an
+// abstract declarator (a type name usable in casts).
+func TypeDecl(t *Type, name string) string {
+	base, decl := declParts(t, name)
+	if decl == "" {
+		return base
+	}
+	if strings.HasPrefix(decl, "*") && strings.HasSuffix(base, "*") {
+		return base + decl
+	}
+	return base + " " + decl
+}
+
+func declParts(t *Type, inner string) (base, decl string) {
+	switch t.Kind {
+	case Pointer:
+		d := "*" + inner
+		if t.Elem.Kind == Array || t.Elem.Kind == Function {
+			d = "(" + d + ")"
+		}
+		return declParts(t.Elem, d)
+	case Array:
+		return declParts(t.Elem, fmt.Sprintf("%s[%d]", inner, t.Len))
+	case Function:
+		var ps []string
+		for _, p := range t.Params {
+			ps = append(ps, TypeDecl(p, ""))
+		}
+		if t.Variadic {
+			ps = append(ps, "...")
+		}
+		if len(ps) == 0 {
+			ps = []string{"void"}
+		}
+		return declParts(t.Elem, inner+"("+strings.Join(ps, ", ")+")")
+	}
+	return baseName(t), inner
+}
+
+func baseName(t *Type) string {
+	switch t.Kind {
+	case Void:
+		return "void"
+	case Bool:
+		return "_Bool"
+	case Mutex:
+		return "pthread_mutex_t"
+	case Cond:
+		return "pthread_cond_t"
+	case Struct:
+		return "struct " + t.Name
+	case Union:
+		return "union " + t.Name
+	case Int:
+		if t.Name != "" {
+			return t.Name
+		}
+		var n string
+		switch t.Size {
+		case 1:
+			n = "char"
+			if t.Signed {
+				return "signed char"
+			}
+		case 2:
+			n = "short"
+		case 4:
+			n = "int"
+		case 8:
+			n = "long long"
+		default:
+			n = fmt.Sprintf("__int%d", t.Size*8)
+		}
+		if !t.Signed {
+			return "unsigned " + n
+		}
+		return n
+	}
+	return "?"
+}
