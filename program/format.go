@@ -210,7 +210,8 @@ func NondetCall(t *Type) string {
 		}
 		return call
 	}
-	return "__VERIFIER_nondet_" + baseName(t) + "()"
+	// e.g. __VERIFIER_nondet_struct_node(): declared by Print with that return type
+	return "__VERIFIER_nondet_" + strings.ReplaceAll(baseName(t), " ", "_") + "()"
 }
 
 // String returns the instruction as one line of readable goto-program text,

@@ -1,0 +1,222 @@
+// Command cegpv verifies concurrent C/pthreads programs by
+// counter-example guided program verification.
+//
+// Usage:
+//
+//	cegpv show FILE.c          the labelled goto-program
+//	cegpv print FILE.c         the goto-program printed back to C
+//	cegpv verify [flags] FILE.c
+//	cegpv bench [flags] MANIFEST
+//
+// Exit codes follow CBMC: 0 property holds (TRUE), 10 violated (FALSE),
+// 5 UNKNOWN, 6 the input was rejected, 1 usage or internal error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+
+	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/program"
+)
+
+// Exit codes.
+const (
+	exitSafe        = 0
+	exitUsage       = 1
+	exitUnknown     = 5
+	exitUnsupported = 6
+	exitUnsafe      = 10
+)
+
+type command struct {
+	name  string
+	usage string
+	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"show", "show [flags] FILE.c: print the labelled goto-program", runShow},
+		{"print", "print [flags] FILE.c: print the goto-program back to C", runPrint},
+		{"verify", "verify [flags] FILE.c: check the program's assertions", runVerify},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "cegpv: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: cegpv COMMAND [flags] ARGS\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %s\n", c.usage)
+	}
+	fmt.Fprintln(w, "\nRun 'cegpv COMMAND --help' for the flags of a command.")
+}
+
+// commonFlags are the flags every command that reads C has.
+type commonFlags struct {
+	verbose int
+	logJSON bool
+	model   string
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.Func("v", "more log output (-v info, -v -v debug, -v -v -v trace)", func(string) error { c.verbose++; return nil })
+	fs.BoolVar(&c.logJSON, "log-json", false, "log as JSON lines on stderr")
+	fs.StringVar(&c.model, "data-model", "ILP32", "C data model: ILP32 (SV-COMP 2015, --32) or LP64 (--64)")
+}
+
+func (c *commonFlags) logger(stderr io.Writer) hclog.Logger {
+	level := hclog.Warn
+	switch {
+	case c.verbose >= 3:
+		level = hclog.Trace
+	case c.verbose == 2:
+		level = hclog.Debug
+	case c.verbose == 1:
+		level = hclog.Info
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "cegpv", Level: level, Output: stderr, JSONFormat: c.logJSON})
+}
+
+func (c *commonFlags) dataModel() (program.DataModel, error) {
+	switch strings.ToUpper(c.model) {
+	case "ILP32", "32":
+		return program.ILP32, nil
+	case "LP64", "64":
+		return program.LP64, nil
+	}
+	return "", fmt.Errorf("unknown data model %q (want ILP32 or LP64)", c.model)
+}
+
+// boolFlag lets "-v" be given without a value.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses args, accepting flags after the positional arguments too
+// ("cegpv verify x.c --unwind 3").
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// load reads and lowers a C file.
+func load(file string, cf *commonFlags, log hclog.Logger) (*program.Program, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	model, err := cf.dataModel()
+	if err != nil {
+		return nil, err
+	}
+	return frontend.Lower(file, src, frontend.Options{Model: model, Logger: log.Named("frontend")})
+}
+
+func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (string, int) {
+	pos, err := parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return "", 0
+	}
+	if err != nil {
+		return "", exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "cegpv %s: want exactly one input file\n", fs.Name())
+		fs.Usage()
+		return "", exitUsage
+	}
+	return pos[0], -1
+}
+
+func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return showOrPrint("show", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
+		return program.Show(w, p)
+	})
+}
+
+func runPrint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return showOrPrint("print", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
+		_, err := program.Print(w, p)
+		return err
+	})
+}
+
+func showOrPrint(name string, args []string, stdout, stderr io.Writer, out func(io.Writer, *program.Program) error) int {
+	fs := newFlagSet(name, stderr)
+	var cf commonFlags
+	cf.register(fs)
+	file, code := oneFile(fs, args, stderr)
+	if code >= 0 {
+		return code
+	}
+	log := cf.logger(stderr)
+	p, err := load(file, &cf, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "cegpv: %v\n", err)
+		return exitCodeFor(err)
+	}
+	if err := out(stdout, p); err != nil {
+		fmt.Fprintf(stderr, "cegpv: %v\n", err)
+		return exitUsage
+	}
+	return 0
+}
+
+func exitCodeFor(err error) int {
+	if program.KindOf(err) == program.Unsupported {
+		return exitUnsupported
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return exitUsage
+	}
+	return exitUnknown
+}

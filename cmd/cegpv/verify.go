@@ -1,0 +1,329 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// verifyFlags are the flags of `cegpv verify`, in CBMC's spirit.
+type verifyFlags struct {
+	commonFlags
+	backend    string
+	solver     string
+	mode       string
+	unwind     int
+	unwindAsrt bool
+	threads    int
+	contexts   int
+	timeout    time.Duration
+	jsonOut    bool
+}
+
+func (v *verifyFlags) register(fs *flag.FlagSet) {
+	v.commonFlags.register(fs)
+	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin")
+	fs.StringVar(&v.solver, "solver", "z3", "SMT solver command for the builtin backend (z3, cvc5, boolector, or a full command line)")
+	fs.StringVar(&v.mode, "mode", "plain", "plain: the backend alone on the whole program")
+	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
+	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices (a TRUE is then a proof)")
+	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
+	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound (0: none)")
+	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
+	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
+}
+
+func (v *verifyFlags) bounds() backend.Bounds {
+	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, Contexts: v.contexts, Timeout: v.timeout}
+}
+
+// solverArgv turns --solver into a command line.
+func solverArgv(s string) []string {
+	switch s {
+	case "", "z3":
+		return []string{"z3", "-in", "-smt2"}
+	case "cvc5":
+		return []string{"cvc5", "--incremental", "--lang", "smt2", "--produce-models"}
+	case "boolector":
+		return []string{"boolector", "--smt2", "-i", "-m"}
+	}
+	return strings.Fields(s)
+}
+
+// outcome is what verify reports, in text or JSON.
+type outcome struct {
+	File     string       `json:"file"`
+	Verdict  string       `json:"verdict"` // TRUE, FALSE, UNKNOWN
+	Property string       `json:"property,omitempty"`
+	Reason   string       `json:"reason,omitempty"`
+	Proof    bool         `json:"proof"`
+	Bounds   string       `json:"bounds"`
+	Mode     string       `json:"mode"`
+	Backend  string       `json:"backend"`
+	Trace    []traceStep  `json:"trace,omitempty"`
+	Stats    outcomeStats `json:"stats"`
+	// ChildrenRSSKB is the peak resident set of the largest child process
+	// (the SMT solver), for cegpv bench's memory column.
+	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
+	result        backend.Result
+	prog          *program.Program
+	err           error
+	elapsed       time.Duration
+}
+
+type traceStep struct {
+	Step      int               `json:"step"`
+	Thread    int               `json:"thread"`
+	Label     string            `json:"label"`
+	File      string            `json:"file,omitempty"`
+	Line      int               `json:"line,omitempty"`
+	Statement string            `json:"statement"`
+	Assigned  map[string]string `json:"assigned,omitempty"`
+	Hidden    bool              `json:"-"`
+}
+
+type outcomeStats struct {
+	Events       int     `json:"events"`
+	SMTVars      int     `json:"smt_vars"`
+	SMTAsserts   int     `json:"smt_assertions"`
+	FormulaBytes int     `json:"formula_bytes"`
+	EncodeSec    float64 `json:"encode_seconds"`
+	SolverSec    float64 `json:"solver_seconds"`
+	TotalSec     float64 `json:"total_seconds"`
+}
+
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("verify", stderr)
+	var vf verifyFlags
+	vf.register(fs)
+	file, code := oneFile(fs, args, stderr)
+	if code >= 0 {
+		return code
+	}
+	log := vf.logger(stderr)
+	o := verify(ctx, file, &vf, log)
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
+		o.ChildrenRSSKB = ru.Maxrss
+	}
+	if vf.jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(o)
+	} else {
+		writeText(stdout, o)
+	}
+	switch o.Verdict {
+	case "TRUE":
+		return exitSafe
+	case "FALSE":
+		return exitUnsafe
+	}
+	if o.err != nil && program.KindOf(o.err) == program.Unsupported {
+		return exitUnsupported
+	}
+	return exitUnknown
+}
+
+// verify runs one check and never fails: every problem becomes UNKNOWN with
+// the reason.
+func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger) *outcome {
+	start := time.Now()
+	o := &outcome{File: file, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String(), Verdict: "UNKNOWN"}
+	defer func() { o.elapsed = time.Since(start); o.Stats.TotalSec = o.elapsed.Seconds() }()
+	unknown := func(err error) *outcome {
+		o.err = err
+		o.Reason = err.Error()
+		return o
+	}
+	p, err := load(file, &vf.commonFlags, log)
+	if err != nil {
+		return unknown(err)
+	}
+	o.prog = p
+	if vf.mode != "plain" {
+		return unknown(fmt.Errorf("mode %q is not available (use --mode plain)", vf.mode))
+	}
+	be, err := newBackend(vf, log)
+	if err != nil {
+		return unknown(err)
+	}
+	if vf.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
+		defer cancel()
+	}
+	res, err := checkWithGrace(ctx, be, p, vf.bounds(), 5*time.Second)
+	o.result = res
+	o.Stats = outcomeStats{Events: res.Stats.Events, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
+		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
+	if err != nil {
+		if ctx.Err() != nil && program.KindOf(err) == 0 {
+			err = program.Errorf(program.Timeout, "%v", ctx.Err())
+		}
+		return unknown(err)
+	}
+	switch res.Verdict {
+	case backend.Safe:
+		o.Verdict = "TRUE"
+		o.Proof = res.Proof
+		o.Bounds = res.Bounds.String()
+	case backend.Unsafe:
+		// Soundness rule 1: the counterexample is replayed on the original
+		// program before it is printed.
+		if res.Run == nil {
+			return unknown(program.Errorf(program.Internal, "backend %s reported a violation without a run", be.Name()))
+		}
+		out, err := interp.Replay(p, res.Run)
+		if err != nil {
+			return unknown(program.Errorf(program.Internal, "counterexample does not replay on %s: %v", file, err))
+		}
+		if out.Status != interp.Violated {
+			return unknown(program.Errorf(program.Internal, "counterexample replays on %s without violating a property", file))
+		}
+		o.Verdict = "FALSE"
+		o.Property = out.Prop
+		o.Trace = traceOf(p, out.Run)
+	default:
+		reason := res.Reason
+		if reason == "" {
+			reason = "backend gave no verdict"
+		}
+		o.Reason = reason
+	}
+	return o
+}
+
+func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
+	mk, ok := backends[vf.backend]
+	if !ok {
+		var names []string
+		for n := range backends {
+			names = append(names, n)
+		}
+		return nil, fmt.Errorf("unknown backend %q (available: %s)", vf.backend, strings.Join(names, ", "))
+	}
+	return mk(vf, log.Named(vf.backend))
+}
+
+// backends maps --backend names to constructors.
+var backends = map[string]func(*verifyFlags, hclog.Logger) (backend.Backend, error){}
+
+func traceOf(p *program.Program, run *program.Run) []traceStep {
+	ix := program.NewIndex(p)
+	var out []traceStep
+	for i, s := range run.Steps {
+		in := ix.Instr[s.Label]
+		ts := traceStep{Step: i + 1, Thread: s.Thread, Label: string(s.Label)}
+		if in != nil {
+			ts.File, ts.Line = in.Pos.File, in.Pos.Line
+			ts.Statement = in.String()
+			ts.Hidden = in.Op == program.OpSkip || in.Op == program.OpDecl || (in.Op == program.OpGoto && in.Rhs == nil)
+		}
+		if len(s.Assigned) > 0 {
+			ts.Assigned = map[string]string{}
+			for _, w := range s.Assigned {
+				ts.Assigned[w.Loc] = w.Val.String()
+			}
+		}
+		out = append(out, ts)
+	}
+	return out
+}
+
+func writeText(w io.Writer, o *outcome) {
+	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s)\n", o.File, o.Mode, o.Backend, o.Bounds)
+	if len(o.Trace) > 0 {
+		writeTrace(w, o)
+	}
+	switch o.Verdict {
+	case "TRUE":
+		kind := "bounded: no violation within " + o.Bounds
+		if o.Proof {
+			kind = "proof: unwinding assertions hold for " + o.Bounds
+		}
+		fmt.Fprintf(w, "\nVERIFICATION SUCCESSFUL\nTRUE (%s)\n", kind)
+	case "FALSE":
+		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
+	default:
+		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
+	}
+	s := o.Stats
+	fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
+		s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
+}
+
+// writeTrace prints the counterexample as a listing in execution order, one
+// line per step, with each thread's statements in its own column band.
+func writeTrace(w io.Writer, o *outcome) {
+	threadFunc := map[int]string{0: "main"}
+	ix := program.NewIndex(o.prog)
+	next := 1
+	for _, ts := range o.Trace {
+		in := ix.Instr[program.Label(ts.Label)]
+		if in != nil && in.Op == program.OpSpawn {
+			if fr, ok := in.Func.(*program.FuncRef); ok {
+				threadFunc[next] = fr.Name
+			} else {
+				threadFunc[next] = program.ExprString(in.Func)
+			}
+			next++
+		}
+	}
+	fmt.Fprintf(w, "\nCounterexample (%d steps):\n", len(o.Trace))
+	fmt.Fprintf(w, "  %5s  %-14s %-6s %-44s %s\n", "step", "thread", "line", "statement", "values")
+	for _, ts := range o.Trace {
+		if ts.Hidden {
+			continue
+		}
+		th := fmt.Sprintf("%d:%s", ts.Thread, threadFunc[ts.Thread])
+		var vals []string
+		for k, v := range ts.Assigned {
+			vals = append(vals, k+"="+v)
+		}
+		sort.Strings(vals)
+		stmt := ts.Statement
+		if len(stmt) > 44 {
+			stmt = stmt[:41] + "..."
+		}
+		fmt.Fprintf(w, "  %5d  %-14s %-6d %-44s %s\n", ts.Step, th, ts.Line, stmt, strings.Join(vals, " "))
+	}
+}
+
+// checkWithGrace runs be.Check and, should the backend fail to return within
+// grace after ctx is done, gives up on it with a Timeout error so that a
+// verdict (UNKNOWN) is still printed.
+func checkWithGrace(ctx context.Context, be backend.Backend, p *program.Program, b backend.Bounds, grace time.Duration) (backend.Result, error) {
+	type ret struct {
+		res backend.Result
+		err error
+	}
+	ch := make(chan ret, 1)
+	go func() {
+		res, err := be.Check(ctx, p, b)
+		ch <- ret{res, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.res, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-ch:
+		return r.res, r.err
+	case <-time.After(grace):
+		return backend.Result{}, program.Errorf(program.Timeout, "%v (backend %s did not stop within %v)", ctx.Err(), be.Name(), grace)
+	}
+}

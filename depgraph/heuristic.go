@@ -1,0 +1,206 @@
+package depgraph
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Heuristic chooses the variables an abstraction keeps. Researchers add
+// their own by implementing it and registering it with Register.
+//
+// Choose receives the graph and the target variables (those the property
+// reads, see Graph.Props) and returns the variables to keep. The package
+// function Choose closes the result under alias groups and guarantees it is
+// not empty.
+type Heuristic interface {
+	Name() string
+	Choose(g *Graph, target []Var) []Var
+}
+
+// Steps keeps the target variables and those at most K edges behind them.
+// K = 1 is the paper's heuristic.
+type Steps struct{ K int }
+
+func (h Steps) Name() string {
+	if h.K == 1 {
+		return "paper"
+	}
+	return fmt.Sprintf("steps%d", h.K)
+}
+
+func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, h.K) }
+
+// Cone keeps the whole backward cone of influence of the target.
+type Cone struct{}
+
+func (Cone) Name() string                        { return "cone" }
+func (Cone) Choose(g *Graph, target []Var) []Var { return g.backward(target, -1) }
+
+// Keep keeps an explicit list of variables (`--keep x,y`).
+type Keep struct{ Vars []Var }
+
+func (h Keep) Name() string { return "keep" }
+func (h Keep) Choose(g *Graph, target []Var) []Var {
+	return append([]Var(nil), h.Vars...)
+}
+
+// backward returns the variables reachable backwards from target within k
+// edges (k < 0: unbounded).
+func (g *Graph) backward(target []Var, k int) []Var {
+	dist := map[Var]int{}
+	var queue []Var
+	for _, v := range target {
+		if _, ok := dist[v]; !ok {
+			dist[v] = 0
+			queue = append(queue, v)
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if k >= 0 && dist[v] >= k {
+			continue
+		}
+		for _, p := range g.Pred(v) {
+			if _, ok := dist[p]; !ok {
+				// compiler temporaries are transparent: a step through
+				// one does not count
+				d := dist[v] + 1
+				if IsTemp(p) {
+					d = dist[v]
+				}
+				dist[p] = d
+				if d == dist[v] {
+					queue = append([]Var{p}, queue...)
+				} else {
+					queue = append(queue, p)
+				}
+			}
+		}
+	}
+	out := make([]Var, 0, len(dist))
+	for v := range dist {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Choose applies h for the given property (all properties when prop is
+// empty), closes the result under alias groups and makes sure it is never
+// empty: with no target variable, the variables the property's guards read
+// one step further are used, and failing that every variable.
+func Choose(g *Graph, h Heuristic, prop string) []Var {
+	var target []Var
+	if prop != "" {
+		target = g.Props[prop]
+	} else {
+		var props []string
+		for p := range g.Props {
+			props = append(props, p)
+		}
+		sort.Strings(props)
+		for _, p := range props {
+			target = append(target, g.Props[p]...)
+		}
+	}
+	target = dedupe(target)
+	vs := g.Close(h.Choose(g, target))
+	if len(vs) == 0 {
+		vs = g.Close(g.backward(target, 2))
+	}
+	if len(vs) == 0 {
+		vs = append([]Var(nil), g.Vars...)
+	}
+	return vs
+}
+
+// Lookup returns the heuristic with the given name: "paper" (= steps1),
+// "stepsK" for K >= 0, "cone", or "keep:x,y".
+func Lookup(name string) (Heuristic, error) {
+	switch {
+	case name == "paper" || name == "":
+		return Steps{K: 1}, nil
+	case name == "cone":
+		return Cone{}, nil
+	case strings.HasPrefix(name, "steps"):
+		k, err := strconv.Atoi(strings.TrimPrefix(name, "steps"))
+		if err != nil || k < 0 {
+			return nil, fmt.Errorf("bad heuristic %q: want stepsK with K >= 0", name)
+		}
+		return Steps{K: k}, nil
+	case strings.HasPrefix(name, "keep:"):
+		var vs []Var
+		for _, s := range strings.Split(strings.TrimPrefix(name, "keep:"), ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				vs = append(vs, Var(s))
+			}
+		}
+		return Keep{Vars: vs}, nil
+	}
+	if h, ok := registry[name]; ok {
+		return h, nil
+	}
+	return nil, fmt.Errorf("unknown heuristic %q (paper, stepsK, cone, keep:x,y%s)", name, registered())
+}
+
+var registry = map[string]Heuristic{}
+
+// Register adds a heuristic that Lookup finds by its Name.
+func Register(h Heuristic) { registry[h.Name()] = h }
+
+func registered() string {
+	var ns []string
+	for n := range registry {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	if len(ns) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(ns, ", ")
+}
+
+// unionFind is a disjoint-set forest over variables.
+type unionFind struct{ parent map[Var]Var }
+
+func newUnionFind() *unionFind { return &unionFind{parent: map[Var]Var{}} }
+
+func (u *unionFind) add(v Var) {
+	if _, ok := u.parent[v]; !ok {
+		u.parent[v] = v
+	}
+}
+
+func (u *unionFind) find(v Var) Var {
+	u.add(v)
+	for u.parent[v] != v {
+		u.parent[v] = u.parent[u.parent[v]]
+		v = u.parent[v]
+	}
+	return v
+}
+
+func (u *unionFind) union(a, b Var) {
+	ra, rb := u.find(a), u.find(b)
+	if ra == rb {
+		return
+	}
+	// the smaller name becomes the root, for determinism
+	if rb < ra {
+		ra, rb = rb, ra
+	}
+	u.parent[rb] = ra
+}
+
+// IsTemp reports whether v is a temporary the front end introduced
+// (a local named __tmp_<n>).
+func IsTemp(v Var) bool {
+	s := string(v)
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	return strings.HasPrefix(s, "__tmp_")
+}

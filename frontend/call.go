@@ -1,0 +1,418 @@
+package frontend
+
+import (
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// nondetTypes maps the suffix of __VERIFIER_nondet_<suffix> to its type.
+func (l *lowerer) nondetType(suffix string) *program.Type {
+	long := program.IntType(l.model.PtrSize(), true)
+	ulong := program.IntType(l.model.PtrSize(), false)
+	switch suffix {
+	case "int":
+		return program.IntT
+	case "uint", "unsigned", "u32":
+		return program.UIntType
+	case "char":
+		return program.CharType
+	case "uchar", "u8":
+		return program.UCharType
+	case "short":
+		return program.ShortType
+	case "ushort", "u16":
+		return program.UShortType
+	case "long":
+		return long
+	case "ulong", "size_t", "sizet":
+		return ulong
+	case "longlong", "loff_t":
+		return program.LLongType
+	case "ulonglong", "u64":
+		return program.ULLongType
+	case "bool", "_Bool":
+		return program.BoolType
+	case "pointer":
+		return l.voidPtr()
+	case "pthread_t":
+		return pthreadTTypes[l.model]
+	}
+	return nil
+}
+
+// call lowers a call expression. With lhs set the result is stored there.
+func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool) program.Expr {
+	fl.setPos(x)
+	as := args(x)
+	name, direct := directName(x.PostfixExpression)
+	if direct && fl.l.defs[name] == nil {
+		r := fl.builtin(x, name, as, want || lhs != nil)
+		if lhs != nil {
+			fl.assign(lhs, fl.convert(r, lhs.Type(), false))
+			return nil
+		}
+		return r
+	}
+	var callee program.Expr
+	var ft *program.Type
+	if direct {
+		callee = fl.funcRef(name, x)
+		ft = callee.Type()
+	} else {
+		callee = fl.rval(x.PostfixExpression)
+		ct := callee.Type()
+		switch {
+		case ct.Kind == program.Pointer && ct.Elem.Kind == program.Function:
+			ft = ct.Elem
+		case ct.Kind == program.Function:
+			ft = ct
+		default:
+			fl.l.fail(x, "call of a %s", ct)
+		}
+		fl.l.fptrCalls = true
+	}
+	if ft.Variadic {
+		fl.l.fail(x, "call of a variadic function")
+	}
+	if len(as) != len(ft.Params) {
+		fl.l.fail(x, "call with %d arguments of a function with %d parameters", len(as), len(ft.Params))
+	}
+	in := fl.newInstr(program.OpCall)
+	in.Func = callee
+	for i, a := range as {
+		in.Args = append(in.Args, fl.rvalTo(a, ft.Params[i]))
+	}
+	var result program.Expr
+	if lhs != nil {
+		in.Lhs = lhs
+	} else if want && ft.Elem.Kind != program.Void {
+		r := fl.tmp(ft.Elem)
+		in.Lhs = r
+		result = r
+	}
+	in.Pos = fl.cur
+	fl.emit(in)
+	return result
+}
+
+// builtin lowers a call of a function without a body.
+func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	l := fl.l
+	resultType := func() *program.Type { return l.typ(x, x.Type()) }
+	need := func(n int) {
+		if len(as) != n {
+			l.fail(x, "%s called with %d arguments, want %d", name, len(as), n)
+		}
+	}
+	effects := func() {
+		for _, a := range as {
+			fl.effect(a)
+		}
+	}
+	switch {
+	case name == "__VERIFIER_assume":
+		need(1)
+		fl.emitOp(program.OpAssume, nil, fl.cond(as[0]))
+		return nil
+	case name == "assert" || name == "__VERIFIER_assert":
+		need(1)
+		in := fl.newInstr(program.OpAssert)
+		in.Rhs = fl.cond(as[0])
+		in.Msg = sourceText(as[0])
+		fl.emit(in)
+		return nil
+	case name == "__VERIFIER_error" || name == "reach_error" || name == "__assert_fail":
+		effects()
+		in := fl.newInstr(program.OpAssert)
+		in.Rhs = program.IntConst(program.IntT, 0)
+		in.Msg = name + "()"
+		fl.emit(in)
+		return nil
+	case name == "abort" || name == "exit" || name == "_Exit":
+		effects()
+		in := fl.newInstr(program.OpAssume)
+		in.Rhs = program.IntConst(program.IntT, 0)
+		in.Msg = "abort"
+		fl.emit(in)
+		return nil
+	case strings.HasPrefix(name, "__VERIFIER_nondet_"):
+		effects()
+		t := l.nondetType(strings.TrimPrefix(name, "__VERIFIER_nondet_"))
+		if t == nil {
+			t = resultType()
+		}
+		if t.Kind == program.Void || !t.IsScalar() {
+			l.fail(x, "%s returns %s", name, t)
+		}
+		if !want {
+			return nil
+		}
+		return &program.Nondet{T: t}
+	case name == "__VERIFIER_atomic_begin":
+		effects()
+		fl.emitOp(program.OpAtomicBegin, nil, nil)
+		return nil
+	case name == "__VERIFIER_atomic_end":
+		effects()
+		fl.emitOp(program.OpAtomicEnd, nil, nil)
+		return nil
+	case name == "malloc" || name == "calloc":
+		l.fail(x, "%s whose result is not converted to a typed pointer", name)
+	case name == "free":
+		need(1)
+		p := fl.rval(as[0])
+		if p.Type().Kind != program.Pointer {
+			l.fail(x, "free of %s", p.Type())
+		}
+		fl.emitOp(program.OpFree, nil, p)
+		return nil
+	case name == "__builtin_expect":
+		need(2)
+		v := fl.rval(as[0])
+		fl.effect(as[1])
+		return v
+	case strings.HasPrefix(name, "pthread_"):
+		return fl.pthread(x, name, as, want)
+	case strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_"):
+		l.fail(x, "compiler builtin %s", name)
+	case name == "setjmp" || name == "longjmp" || name == "_setjmp" || name == "__sigsetjmp" || name == "sigsetjmp":
+		l.fail(x, "%s", name)
+	}
+	// Any other function without a body: evaluate the arguments, return a
+	// nondeterministic value of the result type.
+	effects()
+	l.debugOnce("unknown:"+name, "function without a body returns a nondeterministic value", "function", name, "pos", fl.cur.String())
+	t := resultType()
+	if t.Kind == program.Void || !want {
+		return nil
+	}
+	if !t.IsScalar() {
+		l.fail(x, "call of %s without a body returning %s", name, t)
+	}
+	return &program.Nondet{T: t}
+}
+
+func isNull(e program.Expr) bool {
+	c, ok := e.(*program.Const)
+	return ok && c.V == 0
+}
+
+func (fl *funcLowerer) mutexPtr(x cc.Node, name string, a cc.ExpressionNode) program.Expr {
+	m := fl.rval(a)
+	if t := m.Type(); t.Kind != program.Pointer || t.Elem.Kind != program.Mutex {
+		fl.l.fail(x, "%s of a %s", name, t)
+	}
+	return m
+}
+
+func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	l := fl.l
+	ret0 := func() program.Expr {
+		if !want {
+			return nil
+		}
+		return program.IntConst(l.typ(x, x.Type()), 0)
+	}
+	need := func(n int) {
+		if len(as) != n {
+			l.fail(x, "%s called with %d arguments, want %d", name, len(as), n)
+		}
+	}
+	switch name {
+	case "pthread_create":
+		need(4)
+		h := fl.rval(as[0])
+		var lhs program.Expr
+		if !isNull(h) {
+			lhs = fl.deref(x, h)
+			if !lhs.Type().IsInteger() {
+				l.fail(x, "thread handle of type %s", lhs.Type())
+			}
+		}
+		fl.effect(as[1])
+		var fn program.Expr
+		if fname, ok := directName(as[2]); ok {
+			fn = fl.funcRef(fname, as[2])
+		} else {
+			fn = fl.rval(as[2])
+			if t := fn.Type(); t.Kind != program.Function && (t.Kind != program.Pointer || t.Elem.Kind != program.Function) {
+				l.fail(as[2], "thread start routine of type %s", t)
+			}
+			l.fptrCalls = true
+		}
+		arg := fl.rvalTo(as[3], l.voidPtr())
+		in := fl.newInstr(program.OpSpawn)
+		in.Lhs, in.Func, in.Args = lhs, fn, []program.Expr{arg}
+		fl.emit(in)
+		return ret0()
+	case "pthread_join":
+		need(2)
+		t := fl.rvalTo(as[0], pthreadTTypes[l.model])
+		p := fl.rval(as[1])
+		fl.emitOp(program.OpJoin, nil, t)
+		if !isNull(p) {
+			d := fl.deref(x, p)
+			if !d.Type().IsScalar() {
+				l.fail(x, "pthread_join result of type %s", d.Type())
+			}
+			l.log.Debug("pthread_join stores a nondeterministic thread result", "pos", fl.cur.String())
+			fl.assign(d, &program.Nondet{T: d.Type()})
+		}
+		return ret0()
+	case "pthread_exit":
+		need(1)
+		fl.effect(as[0])
+		fl.emitOp(program.OpExit, nil, nil)
+		return nil
+	case "pthread_mutex_init":
+		need(2)
+		m := fl.mutexPtr(x, name, as[0])
+		fl.effect(as[1])
+		fl.assign(fl.deref(x, m), &program.Const{T: program.MutexType, V: 0})
+		return ret0()
+	case "pthread_mutex_lock", "pthread_mutex_unlock":
+		need(1)
+		m := fl.mutexPtr(x, name, as[0])
+		op := program.OpLock
+		if name == "pthread_mutex_unlock" {
+			op = program.OpUnlock
+		}
+		fl.emitOp(op, nil, m)
+		return ret0()
+	case "pthread_cond_wait":
+		need(2)
+		fl.effect(as[0])
+		m := fl.mutexPtr(x, name, as[1])
+		if fl.readCount(m) > 0 || program.HasNondet(m) {
+			t := fl.tmp(m.Type())
+			fl.assign(t, m)
+			m = t
+		}
+		// POSIX allows spurious wake-ups: releasing and re-acquiring the
+		// mutex over-approximates every wait.
+		fl.emitOp(program.OpUnlock, nil, m)
+		fl.emitOp(program.OpLock, nil, m)
+		return ret0()
+	case "pthread_mutex_destroy", "pthread_cond_init", "pthread_cond_destroy", "pthread_cond_signal",
+		"pthread_cond_broadcast", "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init",
+		"pthread_mutexattr_destroy", "pthread_condattr_init", "pthread_condattr_destroy",
+		"pthread_attr_setdetachstate":
+		for _, a := range as {
+			fl.effect(a)
+		}
+		l.debugOnce("pthread:"+name, "pthread function has no effect in the model", "function", name)
+		return ret0()
+	}
+	l.fail(x, "pthread function %s", name)
+	return nil
+}
+
+// alloc lowers a malloc/calloc call whose result is stored in lv.
+func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
+	fl.setPos(call)
+	name, _ := directName(call.PostfixExpression)
+	as := args(call)
+	t := lv.Type()
+	elem := t.Elem
+	if elem.Kind == program.Void || elem.Kind == program.Function || elem.Size <= 0 {
+		fl.l.fail(call, "%s into a %s: element type unknown", name, t)
+	}
+	var count program.Expr
+	switch name {
+	case "malloc":
+		if len(as) != 1 {
+			fl.l.fail(call, "malloc with %d arguments", len(as))
+		}
+		count = fl.allocCount(as[0], elem)
+		fl.emitOp(program.OpAlloc, lv, count)
+	case "calloc":
+		if len(as) != 2 {
+			fl.l.fail(call, "calloc with %d arguments", len(as))
+		}
+		sz, ok := intValue(as[1].Value())
+		if !ok || sz != elem.Size {
+			fl.l.fail(call, "calloc with an element size other than sizeof(%s)", elem)
+		}
+		n := fl.rvalTo(as[0], fl.l.sizeT())
+		if c, ok := n.(*program.Const); ok && c.V <= 16 {
+			p := lv
+			if !isStableLocal(fl, lv) {
+				p = fl.tmp(t)
+			}
+			fl.emitOp(program.OpAlloc, p, n)
+			for i := int64(0); i < c.V; i++ {
+				fl.assignCompound(fl.deref(call, fl.binary(call, program.Add, p, program.IntConst(program.IntT, i))), nil)
+			}
+			if p != lv {
+				fl.assign(lv, p)
+			}
+			return
+		}
+		fl.l.fail(call, "calloc of a non-constant or large number of elements")
+	}
+}
+
+// allocCount returns the number of elements of type elem a malloc of size
+// bytes allocates.
+func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) program.Expr {
+	st := fl.l.sizeT()
+	isSizeof := func(e cc.ExpressionNode) bool {
+		for {
+			if c := passThrough(e); c != nil {
+				e = c
+				continue
+			}
+			if p, ok := e.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionExpr {
+				e = p.ExpressionList
+				continue
+			}
+			if l, ok := e.(*cc.ExpressionList); ok && l.ExpressionList == nil {
+				e = l.AssignmentExpression
+				continue
+			}
+			break
+		}
+		u, ok := e.(*cc.UnaryExpression)
+		if !ok || (u.Case != cc.UnaryExpressionSizeofExpr && u.Case != cc.UnaryExpressionSizeofType) {
+			return false
+		}
+		k, ok := intValue(u.Value())
+		return ok && k == elem.Size
+	}
+	if isSizeof(size) {
+		return program.IntConst(st, 1)
+	}
+	if k, ok := intValue(size.Value()); ok {
+		if k%elem.Size != 0 {
+			fl.l.fail(size, "malloc of %d bytes for elements of %d bytes", k, elem.Size)
+		}
+		return program.IntConst(st, k/elem.Size)
+	}
+	e := size
+	for {
+		if c := passThrough(e); c != nil && c != e {
+			if _, ok := e.(*cc.MultiplicativeExpression); ok {
+				break
+			}
+			e = c
+			continue
+		}
+		break
+	}
+	if m, ok := e.(*cc.MultiplicativeExpression); ok && m.Case == cc.MultiplicativeExpressionMul {
+		if isSizeof(m.CastExpression) {
+			return fl.rvalTo(m.MultiplicativeExpression, st)
+		}
+		if isSizeof(m.MultiplicativeExpression) {
+			return fl.rvalTo(m.CastExpression, st)
+		}
+	}
+	n := fl.rvalTo(size, st)
+	if elem.Size == 1 {
+		return n
+	}
+	return &program.Binary{Op: program.Div, X: n, Y: program.IntConst(st, elem.Size), T: st}
+}

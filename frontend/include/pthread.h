@@ -1,0 +1,28 @@
+#ifndef __CEGPV_PTHREAD_H
+#define __CEGPV_PTHREAD_H
+#include <stddef.h>
+/* cegpv's own pthread.h: the front end recognises these types by name and
+   tag; their representation below is only for the C type checker. */
+typedef unsigned long pthread_t;
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; } pthread_mutex_t;
+typedef struct __cegpv_pthread_cond { int __cegpv_c; } pthread_cond_t;
+typedef struct __cegpv_pthread_attr { int __cegpv_a; } pthread_attr_t;
+typedef struct __cegpv_pthread_mutexattr { int __cegpv_a; } pthread_mutexattr_t;
+typedef struct __cegpv_pthread_condattr { int __cegpv_a; } pthread_condattr_t;
+#define PTHREAD_MUTEX_INITIALIZER { 0 }
+#define PTHREAD_COND_INITIALIZER { 0 }
+int pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int pthread_join(pthread_t, void **);
+void pthread_exit(void *) __attribute__((__noreturn__));
+int pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
+int pthread_mutex_destroy(pthread_mutex_t *);
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+int pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *);
+int pthread_cond_destroy(pthread_cond_t *);
+int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+int pthread_cond_signal(pthread_cond_t *);
+int pthread_cond_broadcast(pthread_cond_t *);
+int pthread_attr_init(pthread_attr_t *);
+int pthread_attr_destroy(pthread_attr_t *);
+#endif

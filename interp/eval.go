@@ -1,0 +1,533 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// source supplies the Nondet values of a step, in the order of
+// program.Step.Nondet.
+type source interface {
+	next(t *program.Type) program.Value
+}
+
+type zeroSource struct{}
+
+func (zeroSource) next(*program.Type) program.Value { return program.Value{} }
+
+// loc is a location: a cell of an object. obj is nil for an invalid
+// location (through NULL or an integer address); bits then holds the
+// address for messages.
+type loc struct {
+	obj  *object
+	off  int64
+	bits int64
+	why  string // for obj == nil: what is wrong
+}
+
+// ctx evaluates expressions for one step of thread t in its top frame.
+type ctx struct {
+	m      *machine
+	t      *thread
+	fr     *frame
+	nd     source
+	writes []program.Write
+	undo   []undoCell // old contents of the cells written, oldest first
+}
+
+// undoCell records a cell's contents before a store.
+type undoCell struct {
+	obj *object
+	off int64
+	old program.Value
+}
+
+func normalize(t *program.Type, v program.Value) program.Value {
+	if v.Obj != "" {
+		if t.Kind == program.Bool {
+			return program.Value{Bits: 1}
+		}
+		return v
+	}
+	if t.Kind == program.Int || t.Kind == program.Bool || t.Kind == program.Mutex || t.Kind == program.Cond {
+		return program.Value{Bits: program.Normalize(t, v.Bits)}
+	}
+	return v
+}
+
+func truth(v program.Value) bool { return v.Bits != 0 || v.Obj != "" }
+
+func boolVal(b bool) program.Value {
+	if b {
+		return program.Value{Bits: 1}
+	}
+	return program.Value{}
+}
+
+// check validates an access of n cells at l.
+func (c *ctx) check(l loc, n int64, what string) {
+	if l.obj == nil {
+		if l.why != "" {
+			fail("%s %s", what, l.why)
+		}
+		if l.bits == 0 {
+			fail("%s through a null pointer", what)
+		}
+		fail("%s of the integer address %d", what, l.bits)
+	}
+	if !l.obj.alive {
+		if l.obj.heap {
+			fail("%s of %s after it was freed", what, l.obj.name)
+		}
+		fail("%s of %s after its activation ended (dangling pointer)", what, l.obj.name)
+	}
+	if l.off < 0 || l.off+n > int64(len(l.obj.cells)) {
+		fail("%s out of bounds: cells [%d,%d) of %s, which has %d", what, l.off, l.off+n, l.obj.name, len(l.obj.cells))
+	}
+}
+
+func (c *ctx) read(l loc, n int64) []program.Value {
+	c.check(l, n, "read")
+	return append([]program.Value(nil), l.obj.cells[l.off:l.off+n]...)
+}
+
+// store writes cells at l and records the writes.
+func (c *ctx) store(l loc, vals []program.Value) {
+	c.check(l, int64(len(vals)), "write")
+	for i, v := range vals {
+		off := l.off + int64(i)
+		ct := l.obj.typ.CellType(off)
+		if ct.Kind != program.Void {
+			v = normalize(ct, v)
+		}
+		c.undo = append(c.undo, undoCell{l.obj, off, l.obj.cells[off]})
+		l.obj.cells[off] = v
+		c.writes = append(c.writes, program.Write{Loc: l.obj.name + l.obj.typ.CellPath(off), Val: c.m.external(v)})
+	}
+}
+
+// storeScalar writes one value of type t (nil: the cell's type) at l.
+func (c *ctx) storeScalar(l loc, v program.Value, t *program.Type) {
+	if t != nil {
+		v = normalize(t, v)
+	}
+	c.store(l, []program.Value{v})
+}
+
+// draw returns the next Nondet value of type t.
+func (c *ctx) draw(t *program.Type) program.Value {
+	return c.nd.next(t)
+}
+
+// skip draws the Nondet values of an expression that is not evaluated.
+func (c *ctx) skip(e program.Expr) {
+	program.Walk(e, func(x program.Expr) bool {
+		if nd, ok := x.(*program.Nondet); ok {
+			c.draw(nd.T)
+		}
+		return true
+	})
+}
+
+func (c *ctx) variable(r *program.Ref) *object {
+	if r.Local {
+		if c.fr != nil {
+			if o := c.fr.vars[r.Name]; o != nil {
+				return o
+			}
+		}
+		fail("local %s not in the current activation", r.Name)
+	}
+	o := c.m.globals[r.Name]
+	if o == nil {
+		fail("unknown global %s", r.Name)
+	}
+	return o
+}
+
+// lvalue evaluates the location designated by e.
+func (c *ctx) lvalue(e program.Expr) loc {
+	switch e := e.(type) {
+	case *program.Ref:
+		return loc{obj: c.variable(e)}
+	case *program.Deref:
+		return c.ptrLoc(c.rvalue(e.X))
+	case *program.Index:
+		base := c.lvalue(e.X)
+		i := c.rvalue(e.I)
+		n := c.index(e, i)
+		return loc{obj: base.obj, off: base.off + n*e.X.Type().Elem.Cells(), bits: base.bits, why: base.why}
+	case *program.FieldSel:
+		base := c.lvalue(e.X)
+		return loc{obj: base.obj, off: base.off + e.X.Type().FieldCell(e.Field), bits: base.bits, why: base.why}
+	}
+	fail("%s is not an lvalue", program.ExprString(e))
+	return loc{}
+}
+
+// index checks an array index and returns it.
+func (c *ctx) index(e *program.Index, i program.Value) int64 {
+	if i.Obj != "" {
+		fail("array index %s is an address", program.ExprString(e.I))
+	}
+	n := i.Bits
+	it := e.I.Type()
+	if it.Kind == program.Int && !it.Signed && it.Size == 8 && n < 0 {
+		fail("index %d out of range [0,%d) in %s", uint64(n), e.X.Type().Len, program.ExprString(e))
+	}
+	if n < 0 || n >= e.X.Type().Len {
+		fail("index %d out of range [0,%d) in %s", n, e.X.Type().Len, program.ExprString(e))
+	}
+	return n
+}
+
+func (c *ctx) ptrLoc(p program.Value) loc {
+	if p.Obj == "" {
+		return loc{bits: p.Bits}
+	}
+	if strings.HasPrefix(p.Obj, "fn:") {
+		return loc{why: "through the function pointer " + p.Obj[3:]}
+	}
+	o := c.m.objs[p.Obj]
+	if o == nil {
+		return loc{why: "through a pointer to unknown object " + p.Obj}
+	}
+	return loc{obj: o, off: p.Off}
+}
+
+// cells evaluates an expression of any type to its cells.
+func (c *ctx) cells(e program.Expr) []program.Value {
+	t := e.Type()
+	if t.IsScalar() {
+		return []program.Value{c.rvalue(e)}
+	}
+	n := t.Cells()
+	if program.IsLValue(e) {
+		return c.read(c.lvalue(e), n)
+	}
+	switch e := e.(type) {
+	case *program.Nondet:
+		v := c.draw(t)
+		out := make([]program.Value, n)
+		for i := range out {
+			ct := t.CellType(int64(i))
+			if ct.Kind != program.Void {
+				out[i] = normalize(ct, v)
+			}
+		}
+		return out
+	case *program.CondExpr:
+		if truth(c.rvalue(e.C)) {
+			r := c.cells(e.X)
+			c.skip(e.Y)
+			return r
+		}
+		c.skip(e.X)
+		return c.cells(e.Y)
+	case *program.Index:
+		all := c.cells(e.X)
+		i := c.index(e, c.rvalue(e.I))
+		ec := e.X.Type().Elem.Cells()
+		return all[i*ec : (i+1)*ec]
+	case *program.FieldSel:
+		all := c.cells(e.X)
+		st := e.X.Type()
+		off := st.FieldCell(e.Field)
+		return all[off : off+st.Fields[e.Field].Type.Cells()]
+	case *program.Compound:
+		o := &object{name: "<init>", typ: t, cells: make([]program.Value, n), alive: true}
+		c.m.initCells(c, o, 0, t, e)
+		return o.cells
+	case *program.Cast:
+		return c.cells(e.X)
+	}
+	fail("cannot evaluate %s of type %s", program.ExprString(e), t)
+	return nil
+}
+
+// rvalue evaluates a scalar expression.
+func (c *ctx) rvalue(e program.Expr) program.Value {
+	switch e := e.(type) {
+	case *program.Const:
+		return program.Value{Bits: e.V}
+	case *program.Ref:
+		if e.T.Kind == program.Array {
+			return c.pointerTo(c.lvalue(e))
+		}
+		return c.read(c.lvalue(e), 1)[0]
+	case *program.FuncRef:
+		return program.Value{Obj: "fn:" + e.Name}
+	case *program.Deref:
+		if e.T.Kind == program.Function {
+			return c.rvalue(e.X)
+		}
+		return c.read(c.lvalue(e), 1)[0]
+	case *program.Index, *program.FieldSel:
+		if program.IsLValue(e) {
+			return c.read(c.lvalue(e), 1)[0]
+		}
+		return c.cells(e)[0]
+	case *program.AddrOf:
+		switch x := e.X.(type) {
+		case *program.FuncRef:
+			return program.Value{Obj: "fn:" + x.Name}
+		case *program.Deref:
+			return c.rvalue(x.X)
+		}
+		return c.pointerTo(c.lvalue(e.X))
+	case *program.Nondet:
+		return normalize(e.T, c.draw(e.T))
+	case *program.Unary:
+		return c.unary(e)
+	case *program.Binary:
+		return c.binary(e)
+	case *program.CondExpr:
+		if truth(c.rvalue(e.C)) {
+			r := c.rvalue(e.X)
+			c.skip(e.Y)
+			return r
+		}
+		c.skip(e.X)
+		return c.rvalue(e.Y)
+	case *program.Cast:
+		return c.cast(c.rvalue(e.X), e.X.Type(), e.T)
+	case *program.Compound:
+		return c.cells(e)[0]
+	}
+	fail("cannot evaluate %T", e)
+	return program.Value{}
+}
+
+func (c *ctx) pointerTo(l loc) program.Value {
+	if l.obj == nil {
+		if l.why != "" {
+			fail("address %s", l.why)
+		}
+		return program.Value{Bits: l.bits + l.off}
+	}
+	return program.Value{Obj: l.obj.id, Off: l.off}
+}
+
+func (c *ctx) cast(v program.Value, from, to *program.Type) program.Value {
+	switch to.Kind {
+	case program.Bool:
+		return boolVal(truth(v))
+	case program.Int:
+		if v.Obj != "" {
+			return v // an address converted to an integer keeps its object
+		}
+		return program.Value{Bits: program.Normalize(to, v.Bits)}
+	case program.Pointer:
+		if v.Obj == "" && from.IsInteger() && from.Kind == program.Int && !from.Signed {
+			return program.Value{Bits: v.Bits}
+		}
+		return v
+	}
+	return v
+}
+
+func (c *ctx) unary(e *program.Unary) program.Value {
+	x := c.rvalue(e.X)
+	switch e.Op {
+	case program.Not:
+		return normalize(e.T, boolVal(!truth(x)))
+	case program.Neg:
+		c.noAddr(x, e)
+		return normalize(e.T, program.Value{Bits: -x.Bits})
+	case program.BitNot:
+		c.noAddr(x, e)
+		return normalize(e.T, program.Value{Bits: ^x.Bits})
+	}
+	fail("unknown unary operator %d", e.Op)
+	return program.Value{}
+}
+
+func (c *ctx) noAddr(v program.Value, e program.Expr) {
+	if v.Obj != "" {
+		fail("integer arithmetic on an address in %s (not supported by the interpreter)", program.ExprString(e))
+	}
+}
+
+func isUnsigned(t *program.Type) bool {
+	return t.Kind == program.Bool || (t.Kind == program.Int && !t.Signed) || t.Kind == program.Pointer
+}
+
+func (c *ctx) binary(e *program.Binary) program.Value {
+	x := c.rvalue(e.X)
+	switch e.Op {
+	case program.LAnd:
+		if !truth(x) {
+			c.skip(e.Y)
+			return normalize(e.T, program.Value{})
+		}
+		return normalize(e.T, boolVal(truth(c.rvalue(e.Y))))
+	case program.LOr:
+		if truth(x) {
+			c.skip(e.Y)
+			return normalize(e.T, program.Value{Bits: 1})
+		}
+		return normalize(e.T, boolVal(truth(c.rvalue(e.Y))))
+	}
+	y := c.rvalue(e.Y)
+	xt, yt := e.X.Type(), e.Y.Type()
+
+	// pointers
+	if xt.Kind == program.Pointer || yt.Kind == program.Pointer || x.Obj != "" || y.Obj != "" {
+		switch e.Op {
+		case program.Eq, program.Ne:
+			eq := x.Obj == y.Obj && x.Off == y.Off && x.Bits == y.Bits
+			if e.Op == program.Ne {
+				eq = !eq
+			}
+			return normalize(e.T, boolVal(eq))
+		case program.Lt, program.Le, program.Gt, program.Ge:
+			var a, b int64
+			switch {
+			case x.Obj != "" && x.Obj == y.Obj:
+				a, b = x.Off, y.Off
+			case x.Obj == "" && y.Obj == "":
+				a, b = x.Bits, y.Bits
+			default:
+				fail("relational comparison of pointers into different objects in %s", program.ExprString(e))
+			}
+			return normalize(e.T, boolVal(compare(e.Op, a, b, false)))
+		case program.Add, program.Sub:
+			if xt.Kind == program.Pointer && yt.Kind == program.Pointer && e.Op == program.Sub {
+				ec := elemCells(xt)
+				if x.Obj != y.Obj {
+					fail("subtraction of pointers into different objects in %s", program.ExprString(e))
+				}
+				d := x.Off - y.Off
+				if x.Obj == "" {
+					d = x.Bits - y.Bits
+				}
+				return normalize(e.T, program.Value{Bits: d / ec})
+			}
+			if xt.Kind == program.Pointer && y.Obj == "" {
+				ec := elemCells(xt)
+				d := y.Bits * ec
+				if e.Op == program.Sub {
+					d = -d
+				}
+				if x.Obj == "" {
+					return program.Value{Bits: x.Bits + d}
+				}
+				return program.Value{Obj: x.Obj, Off: x.Off + d}
+			}
+		}
+		fail("operation %s on addresses in %s (not supported by the interpreter)", program.BinOpString(e.Op), program.ExprString(e))
+	}
+
+	a, b := x.Bits, y.Bits
+	uns := isUnsigned(xt)
+	t := e.T
+	switch e.Op {
+	case program.Add:
+		return normalize(t, program.Value{Bits: a + b})
+	case program.Sub:
+		return normalize(t, program.Value{Bits: a - b})
+	case program.Mul:
+		return normalize(t, program.Value{Bits: a * b})
+	case program.Div, program.Rem:
+		return normalize(t, program.Value{Bits: divRem(e.Op, a, b, uns)})
+	case program.Shl, program.Shr:
+		return normalize(t, program.Value{Bits: shift(e.Op, t, a, b)})
+	case program.And:
+		return normalize(t, program.Value{Bits: a & b})
+	case program.Or:
+		return normalize(t, program.Value{Bits: a | b})
+	case program.Xor:
+		return normalize(t, program.Value{Bits: a ^ b})
+	case program.Eq, program.Ne, program.Lt, program.Le, program.Gt, program.Ge:
+		return normalize(t, boolVal(compare(e.Op, a, b, uns)))
+	}
+	fail("unknown binary operator %d", e.Op)
+	return program.Value{}
+}
+
+func elemCells(pt *program.Type) int64 {
+	if pt.Elem == nil {
+		return 1
+	}
+	if n := pt.Elem.Cells(); n > 0 {
+		return n
+	}
+	return 1
+}
+
+// divRem implements bvudiv/bvurem and bvsdiv/bvsrem on normalised operands:
+// x/0 is all ones (unsigned) or -1/1 (signed, by the dividend's sign), x%0
+// is x.
+func divRem(op program.BinOp, a, b int64, uns bool) int64 {
+	if b == 0 {
+		if op == program.Rem {
+			return a
+		}
+		if uns || a >= 0 {
+			return -1
+		}
+		return 1
+	}
+	if uns {
+		if op == program.Div {
+			return int64(uint64(a) / uint64(b))
+		}
+		return int64(uint64(a) % uint64(b))
+	}
+	if op == program.Div {
+		return a / b // Go: MinInt64 / -1 == MinInt64, as in two's complement
+	}
+	return a % b
+}
+
+// shift implements <<, and >> (arithmetic for signed, logical for unsigned
+// left operands); amounts that are negative or >= the width give 0 or the
+// sign fill.
+func shift(op program.BinOp, t *program.Type, a, b int64) int64 {
+	w := int64(t.Bits())
+	big := b < 0 || b >= w
+	if op == program.Shl {
+		if big {
+			return 0
+		}
+		return a << uint(b)
+	}
+	signed := t.Kind == program.Int && t.Signed
+	if big {
+		if signed && a < 0 {
+			return -1
+		}
+		return 0
+	}
+	if signed {
+		return a >> uint(b)
+	}
+	// a is zero-extended (or the full 64-bit pattern)
+	return int64(uint64(a) >> uint(b))
+}
+
+func compare(op program.BinOp, a, b int64, uns bool) bool {
+	var lt, eq bool
+	if uns {
+		lt, eq = uint64(a) < uint64(b), a == b
+	} else {
+		lt, eq = a < b, a == b
+	}
+	switch op {
+	case program.Eq:
+		return eq
+	case program.Ne:
+		return !eq
+	case program.Lt:
+		return lt
+	case program.Le:
+		return lt || eq
+	case program.Gt:
+		return !lt && !eq
+	case program.Ge:
+		return !lt
+	}
+	panic(fmt.Sprintf("compare: %d", op))
+}

@@ -1,0 +1,286 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// SimOptions configures Simulate.
+type SimOptions struct {
+	Seed int64
+	// MaxSteps bounds the length of the execution (default 10000).
+	MaxSteps int
+	// ContextSwitchProb is the probability of switching to another
+	// (random) enabled thread before a step; the current thread is also
+	// left when it cannot move.
+	ContextSwitchProb float64
+	// NondetRange: integer nondet values are drawn from [-R, R] ([0, 2R]
+	// for unsigned types) half of the time, the rest from boundary values
+	// (0, ±1, min, max, ...) and uniformly random bit patterns. Default 16.
+	NondetRange int64
+	// Unwind, when > 0, stops a thread that would take a back edge (a
+	// jump to an instruction at or before the goto) of one activation more
+	// than Unwind times, so that the execution stays within the bounds of
+	// a BMC run with unwind Unwind. The same limit bounds the depth of
+	// calls of one thread (recursion).
+	Unwind int
+	// AssumeRetries is how often an assume with nondet operands is
+	// re-drawn before its thread counts as blocked (default 20).
+	AssumeRetries int
+}
+
+type randSource struct {
+	rng   *rand.Rand
+	rng64 int64
+	drawn []program.Value
+	m     *machine
+}
+
+func (s *randSource) next(t *program.Type) program.Value {
+	v := s.value(t)
+	s.drawn = append(s.drawn, s.m.external(v))
+	return v
+}
+
+func (s *randSource) value(t *program.Type) program.Value {
+	switch t.Kind {
+	case program.Bool:
+		return program.Value{Bits: int64(s.rng.Intn(2))}
+	case program.Int:
+	case program.Pointer, program.Mutex, program.Cond, program.Function, program.Void:
+		return program.Value{}
+	default:
+		return program.Value{}
+	}
+	w := t.Bits()
+	var v int64
+	switch r := s.rng.Intn(10); {
+	case r < 5:
+		R := s.rng64
+		if t.Signed {
+			v = s.rng.Int63n(2*R+1) - R
+		} else {
+			v = s.rng.Int63n(2*R + 1)
+		}
+	case r < 7:
+		var min, max int64
+		if t.Signed {
+			min, max = -1<<(w-1), 1<<(w-1)-1
+		} else {
+			min, max = 0, -1 // all ones
+			if w < 64 {
+				max = 1<<w - 1
+			}
+		}
+		cands := []int64{0, 1, -1, min, max, min + 1, max - 1, 2}
+		v = cands[s.rng.Intn(len(cands))]
+	default:
+		v = int64(s.rng.Uint64())
+	}
+	return program.Value{Bits: program.Normalize(t, v)}
+}
+
+// Simulate runs p once with a random scheduler and random nondet values
+// drawn from a math/rand source seeded with opts.Seed. The returned
+// Outcome's Run replays with Replay (and ends with the failing assertion
+// when Status is Violated). Simulate stops at the first failed assertion,
+// the first execution error, a deadlock, or the step limit.
+func Simulate(p *program.Program, opts SimOptions) (*Outcome, error) {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = 10000
+	}
+	if opts.NondetRange <= 0 {
+		opts.NondetRange = 16
+	}
+	if opts.AssumeRetries <= 0 {
+		opts.AssumeRetries = 20
+	}
+	m, err := newMachine(p)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewSource(opts.Seed))
+	out := &Outcome{Step: -1, Run: &program.Run{}}
+	cur := 0
+	finish := func(st Status) (*Outcome, error) {
+		out.Status = st
+		out.Final = m.final()
+		out.Threads = len(m.threads)
+		return out, nil
+	}
+	rounds := 0
+	for len(out.Run.Steps) < opts.MaxSteps {
+		// every round executes a step or stops a thread
+		if rounds++; rounds > opts.MaxSteps+len(m.threads)+16 {
+			return nil, program.Errorf(program.Internal, "simulate: no progress after %d scheduling rounds", rounds)
+		}
+		// candidates: live, not stopped; only the atomic owner if any
+		var cands []*thread
+		for _, t := range m.threads {
+			if !t.ended && t.stopped == "" {
+				cands = append(cands, t)
+			}
+		}
+		if len(cands) == 0 {
+			for _, t := range m.threads {
+				if t.stopped != "" {
+					return finish(Bounded)
+				}
+			}
+			return finish(Completed)
+		}
+		for _, t := range m.threads {
+			if !t.ended && t.atomic > 0 {
+				if t.stopped != "" {
+					return finish(Bounded)
+				}
+				cands = []*thread{t}
+				break
+			}
+		}
+		// order: the current thread first, unless we switch: then the
+		// other threads first, in random order
+		rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		for i, t := range cands {
+			if t.id == cur {
+				if rng.Float64() >= opts.ContextSwitchProb {
+					cands[0], cands[i] = cands[i], cands[0]
+				} else {
+					cands = append(append(cands[:i:i], cands[i+1:]...), t)
+				}
+				break
+			}
+		}
+		moved := false
+		for _, t := range cands {
+			in := t.current()
+			tries := 1
+			if in.Op == program.OpAssume && program.HasNondet(in.Rhs) ||
+				(in.Op == program.OpAssign || in.Op == program.OpDecl) && nextIsAssume(t) {
+				tries = opts.AssumeRetries
+			}
+			if opts.Unwind > 0 && in.Op == program.OpCall && len(t.frames) > opts.Unwind+1 {
+				t.stopped = fmt.Sprintf("call depth bound %d reached at %s", opts.Unwind, in.Label)
+				continue
+			}
+			for k := 0; k < tries; k++ {
+				src := &randSource{rng: rng, rng64: opts.NondetRange, m: m}
+				h := hooks{
+					pick: func(targets []program.Label) program.Label { return targets[rng.Intn(len(targets))] },
+				}
+				if opts.Unwind > 0 {
+					h.backEdge = func(fr *frame, in *program.Instr) string {
+						if fr.backEdges == nil {
+							fr.backEdges = map[program.Label]int{}
+						}
+						if fr.backEdges[in.Label] >= opts.Unwind {
+							return fmt.Sprintf("unwinding bound %d reached at %s", opts.Unwind, in.Label)
+						}
+						fr.backEdges[in.Label]++
+						return ""
+					}
+				}
+				idx := len(out.Run.Steps)
+				fr, pc := t.top(), t.top().pc
+				res, err := m.exec(t, src, h)
+				if err != nil {
+					var ee *ExecError
+					if !errors.As(err, &ee) {
+						return nil, err
+					}
+					ee.Step = idx
+					out.Err = ee
+					out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.id, Label: in.Label, Nondet: src.drawn})
+					return finish(Errored)
+				}
+				if res.blocked != "" {
+					if opts.Unwind > 0 && in.Op == program.OpGoto {
+						t.stopped = res.blocked
+						break
+					}
+					continue
+				}
+				// Look ahead: a nondet value that the next assume of the
+				// thread rejects is drawn again (the step is undone).
+				if k < tries-1 && len(src.drawn) > 0 && (in.Op == program.OpAssign || in.Op == program.OpDecl) &&
+					!t.ended && t.top() == fr && fr.pc == pc+1 && assumeFails(m, t) {
+					for j := len(res.undo) - 1; j >= 0; j-- {
+						u := res.undo[j]
+						u.obj.cells[u.off] = u.old
+					}
+					fr.pc = pc
+					continue
+				}
+				out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.id, Label: in.Label, Nondet: src.drawn, Assigned: res.writes})
+				cur = t.id
+				moved = true
+				if res.failed {
+					out.Failures = append(out.Failures, Failure{Step: idx, Thread: t.id, Label: in.Label, Prop: in.Prop, Msg: in.Msg})
+					out.Prop, out.Label, out.Step = in.Prop, in.Label, idx
+					out.Run.Violated = in.Prop
+					return finish(Violated)
+				}
+				break
+			}
+			if moved {
+				break
+			}
+		}
+		if !moved {
+			stoppedAny := false
+			for _, t := range m.threads {
+				if t.stopped != "" {
+					stoppedAny = true
+				}
+			}
+			progress := false
+			for _, t := range cands {
+				if t.stopped != "" {
+					progress = true // a thread was stopped in this round: look again
+				}
+			}
+			if progress {
+				continue
+			}
+			if stoppedAny {
+				return finish(Bounded)
+			}
+			return finish(Deadlock)
+		}
+	}
+	return finish(StepLimit)
+}
+
+// nextIsAssume reports whether the instruction after t's current one is an
+// assume without nondet operands.
+func nextIsAssume(t *thread) bool {
+	fr := t.top()
+	if fr == nil || fr.pc+1 >= len(fr.fn.Body) {
+		return false
+	}
+	in := fr.fn.Body[fr.pc+1]
+	return in.Op == program.OpAssume && !program.HasNondet(in.Rhs)
+}
+
+// assumeFails reports whether t's current instruction is an assume whose
+// condition is false now (an evaluation error counts as not failing: the
+// step will report it when it runs).
+func assumeFails(m *machine, t *thread) (fails bool) {
+	in := t.current()
+	if in == nil || in.Op != program.OpAssume || program.HasNondet(in.Rhs) {
+		return false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(execPanic); !ok {
+				panic(r)
+			}
+			fails = false
+		}
+	}()
+	c := &ctx{m: m, t: t, fr: t.top(), nd: zeroSource{}}
+	return !truth(c.rvalue(in.Rhs))
+}
