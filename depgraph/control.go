@@ -1,15 +1,17 @@
 package depgraph
 
-import "cegpv.dev/cegpv/program"
+import (
+	"sort"
 
-// controlDeps returns, for each instruction of f, the indices of the
-// instructions it is control dependent on: conditional Gotos (Ferrante,
-// Ottenstein, Warren: j controls i when i post-dominates a successor of j but
-// not j itself) and blocking instructions (Assume, Lock, Join), which
-// control every instruction reachable from them.
-func controlDeps(f *program.Func) [][]int {
+	"cegpv.dev/cegpv/program"
+)
+
+// cfg returns the control-flow successors of each instruction of f; node
+// len(f.Body) is the exit (Return, Exit, and falling off the end). A Goto
+// with a guard may also fall through; one without a guard jumps to one of
+// its targets (chosen freely when there are several).
+func cfg(f *program.Func) [][]int {
 	n := len(f.Body)
-	exit := n
 	succ := make([][]int, n+1)
 	for i, in := range f.Body {
 		switch in.Op {
@@ -19,55 +21,164 @@ func controlDeps(f *program.Func) [][]int {
 					succ[i] = append(succ[i], k)
 				}
 			}
-			if in.Rhs != nil || len(in.Targets) > 1 {
+			if in.Rhs != nil || len(succ[i]) == 0 {
 				succ[i] = append(succ[i], i+1)
 			}
+			succ[i] = uniqInts(succ[i])
 		case program.OpReturn, program.OpExit:
-			succ[i] = []int{exit}
+			succ[i] = []int{n}
 		default:
 			succ[i] = []int{i + 1}
 		}
 	}
-	pd := postDominators(succ, exit)
+	return succ
+}
+
+func uniqInts(xs []int) []int {
+	sort.Ints(xs)
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// controlDeps returns, for each instruction of f, the indices of the
+// branching instructions it is directly control dependent on (Ferrante,
+// Ottenstein, Warren: i depends on j when j has a successor s such that i
+// post-dominates s, or is s, and i does not strictly post-dominate j).
+func controlDeps(f *program.Func) [][]int {
+	return cdOfCFG(cfg(f))
+}
+
+// cdOfCFG computes control dependences on a CFG whose last node is the
+// exit. Nodes from which the exit is unreachable (infinite loops) get a
+// virtual edge to the exit, from the highest-numbered node of each such
+// region (for a loop in C order, the back edge at its bottom), so that
+// branches inside them are handled like those of terminating loops.
+func cdOfCFG(succ [][]int) [][]int {
+	n := len(succ) - 1 // exit
+	aug := make([][]int, len(succ))
+	for i := range succ {
+		aug[i] = append([]int(nil), succ[i]...)
+	}
+	for {
+		reach := reachesExit(aug, n)
+		last := -1
+		for i := n - 1; i >= 0; i-- {
+			if !reach[i] {
+				last = i
+				break
+			}
+		}
+		if last < 0 {
+			break
+		}
+		aug[last] = append(aug[last], n)
+	}
+	pd := postDominators(aug, n)
 	deps := make([][]int, n)
-	add := func(i, j int) {
-		if i < n {
-			if l := deps[i]; len(l) == 0 || l[len(l)-1] != j {
-				deps[i] = append(deps[i], j)
+	for j := 0; j < n; j++ {
+		if len(aug[j]) < 2 {
+			continue
+		}
+		for _, s := range aug[j] {
+			// walk s up the post-dominator tree until ipdom(j)
+			for x := s; x != pd[j] && x >= 0 && x != n; x = pd[x] {
+				deps[x] = append(deps[x], j)
+				if x == j {
+					break
+				}
 			}
 		}
 	}
+	for i := range deps {
+		deps[i] = uniqInts(deps[i])
+	}
+	return deps
+}
+
+func reachesExit(succ [][]int, exit int) []bool {
+	pred := make([][]int, len(succ))
+	for i, ss := range succ {
+		for _, s := range ss {
+			pred[s] = append(pred[s], i)
+		}
+	}
+	seen := make([]bool, len(succ))
+	stack := []int{exit}
+	seen[exit] = true
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range pred[x] {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return seen
+}
+
+// blockingDeps returns, for each instruction, the blocking instructions
+// (Assume, Lock, Join, a call that may not return) from which it is
+// reachable: whether it runs depends on what those instructions read.
+func blockingDeps(f *program.Func, blocking func(*program.Instr) bool) [][]int {
+	succ := cfg(f)
+	n := len(f.Body)
+	deps := make([][]int, n)
 	for j, in := range f.Body {
-		switch in.Op {
-		case program.OpGoto:
-			if len(succ[j]) < 2 {
+		if !blocking(in) {
+			continue
+		}
+		seen := make([]bool, n+1)
+		stack := append([]int(nil), succ[j]...)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if x >= n || seen[x] {
 				continue
 			}
-			for _, s := range succ[j] {
-				// walk s up the post-dominator tree until ipdom(j)
-				for x := s; x != pd[j] && x >= 0 && x != exit; x = pd[x] {
-					add(x, j)
-					if x == j {
-						break
-					}
-				}
-			}
-		case program.OpAssume, program.OpLock, program.OpJoin:
-			seen := make([]bool, n+1)
-			stack := append([]int(nil), succ[j]...)
-			for len(stack) > 0 {
-				x := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				if x >= n || seen[x] {
-					continue
-				}
-				seen[x] = true
-				add(x, j)
-				stack = append(stack, succ[x]...)
-			}
+			seen[x] = true
+			deps[x] = append(deps[x], j)
+			stack = append(stack, succ[x]...)
 		}
 	}
 	return deps
+}
+
+func mergeDeps(a, b [][]int) [][]int {
+	out := make([][]int, len(a))
+	for i := range a {
+		out[i] = uniqInts(append(append([]int(nil), a[i]...), b[i]...))
+	}
+	return out
+}
+
+// transitive closes a dependence relation: when i depends on j and j on k,
+// i depends on k (whether the branch at j runs decides whether i runs).
+func transitive(deps [][]int) [][]int {
+	n := len(deps)
+	out := make([][]int, n)
+	for i := range deps {
+		seen := make([]bool, n)
+		stack := append([]int(nil), deps[i]...)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			out[i] = append(out[i], x)
+			stack = append(stack, deps[x]...)
+		}
+		out[i] = uniqInts(out[i])
+	}
+	return out
 }
 
 // postDominators returns the immediate post-dominator of each node (exit's
@@ -75,18 +186,14 @@ func controlDeps(f *program.Func) [][]int {
 // Cooper, Harvey and Kennedy on the reversed graph.
 func postDominators(succ [][]int, exit int) []int {
 	n := len(succ)
-	pred := make([][]int, n) // predecessors in the reversed graph = successors
-	rpred := make([][]int, n)
+	rpred := make([][]int, n) // predecessors in the CFG: successors in the reversed graph
 	for i, ss := range succ {
 		for _, s := range ss {
-			if s < n {
-				rpred[s] = append(rpred[s], i)
-			}
+			rpred[s] = append(rpred[s], i)
 		}
 	}
-	_ = pred
-	// reverse post-order of the reversed graph from exit
-	order := []int{}
+	// post-order of a DFS of the reversed graph from exit
+	var order []int
 	seen := make([]bool, n)
 	var dfs func(int)
 	dfs = func(v int) {
@@ -131,7 +238,7 @@ func postDominators(succ [][]int, exit int) []int {
 			}
 			nd := -1
 			for _, s := range succ[v] { // predecessors in the reversed graph
-				if s >= n || idom[s] == -1 {
+				if idom[s] == -1 {
 					continue
 				}
 				if nd == -1 {

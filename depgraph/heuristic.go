@@ -46,52 +46,70 @@ func (h Keep) Choose(g *Graph, target []Var) []Var {
 	return append([]Var(nil), h.Vars...)
 }
 
-// backward returns the variables reachable backwards from target within k
-// edges (k < 0: unbounded).
+// backward returns the variables within distance k behind target (k < 0:
+// unbounded): a step along an edge y → x costs 1, except when y is a front-end
+// temporary, which is transparent (cost 0), so that `t = y; x = t + 1`
+// puts y one step behind x, as `x = y + 1` does. Distances are computed by
+// 0-1 BFS: a deque where 0-cost steps go to the front, with relaxation (a
+// variable first reached at cost d may later be reached at a smaller cost
+// through temporaries and is then queued again).
 func (g *Graph) backward(target []Var, k int) []Var {
-	dist := map[Var]int{}
-	var queue []Var
-	for _, v := range target {
-		if _, ok := dist[v]; !ok {
-			dist[v] = 0
-			queue = append(queue, v)
-		}
-	}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		if k >= 0 && dist[v] >= k {
-			continue
-		}
-		for _, p := range g.Pred(v) {
-			if _, ok := dist[p]; !ok {
-				// compiler temporaries are transparent: a step through
-				// one does not count
-				d := dist[v] + 1
-				if IsTemp(p) {
-					d = dist[v]
-				}
-				dist[p] = d
-				if d == dist[v] {
-					queue = append([]Var{p}, queue...)
-				} else {
-					queue = append(queue, p)
-				}
-			}
-		}
-	}
+	dist := g.Distances(target, k)
 	out := make([]Var, 0, len(dist))
 	for v := range dist {
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	sortVars(out)
 	return out
 }
 
+// Distances returns the distance behind target of every variable within k
+// steps (k < 0: unbounded), as used by Steps and Cone.
+func (g *Graph) Distances(target []Var, k int) map[Var]int {
+	dist := map[Var]int{}
+	var deque []Var
+	for _, v := range target {
+		if _, ok := g.Types[v]; !ok {
+			continue
+		}
+		if _, ok := dist[v]; !ok {
+			dist[v] = 0
+			deque = append(deque, v)
+		}
+	}
+	for len(deque) > 0 {
+		v := deque[0]
+		deque = deque[1:]
+		for _, p := range g.Pred(v) {
+			w := 1
+			if IsTemp(p) {
+				w = 0
+			}
+			d := dist[v] + w
+			if k >= 0 && d > k {
+				continue
+			}
+			if old, ok := dist[p]; ok && old <= d {
+				continue
+			}
+			dist[p] = d
+			if w == 0 {
+				deque = append([]Var{p}, deque...)
+			} else {
+				deque = append(deque, p)
+			}
+		}
+	}
+	return dist
+}
+
 // Choose applies h for the given property (all properties when prop is
-// empty), closes the result under alias groups and makes sure it is never
-// empty: with no target variable, the variables the property's guards read
-// one step further are used, and failing that every variable.
+// empty), adds the variables every abstraction must keep (Graph.Required),
+// closes the result under alias groups and makes sure it is never empty
+// for a program that has variables: when the heuristic keeps nothing (an
+// assertion that reads no variable and is controlled by no guard, such as
+// a bare reach_error()), every variable is kept, which leaves the program
+// unabstracted rather than guessing.
 func Choose(g *Graph, h Heuristic, prop string) []Var {
 	var target []Var
 	if prop != "" {
@@ -107,14 +125,12 @@ func Choose(g *Graph, h Heuristic, prop string) []Var {
 		}
 	}
 	target = dedupe(target)
-	vs := g.Close(h.Choose(g, target))
-	if len(vs) == 0 {
-		vs = g.Close(g.backward(target, 2))
-	}
+	chosen := h.Choose(g, target)
+	vs := g.Close(chosen)
 	if len(vs) == 0 {
 		vs = append([]Var(nil), g.Vars...)
 	}
-	return vs
+	return g.Close(append(vs, g.Required...))
 }
 
 // Lookup returns the heuristic with the given name: "paper" (= steps1),

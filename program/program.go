@@ -285,3 +285,40 @@ func suffix(i int) string {
 	}
 	return string(s)
 }
+
+// Properties returns the property ids of p's assertions, in program order.
+func Properties(p *Program) []string {
+	var out []string
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == OpAssert {
+				out = append(out, in.Prop)
+			}
+		}
+	}
+	return out
+}
+
+// OnlyProperty returns a copy of p in which every assertion other than prop
+// is a Skip (as CBMC's --property does, the other assertions are not
+// checked). It fails when p has no assertion prop.
+func OnlyProperty(p *Program, prop string) (*Program, error) {
+	q := Clone(p)
+	found := false
+	for _, f := range q.Funcs {
+		for _, in := range f.Body {
+			if in.Op != OpAssert {
+				continue
+			}
+			if in.Prop == prop {
+				found = true
+				continue
+			}
+			*in = Instr{Label: in.Label, Op: OpSkip, Pos: in.Pos, Msg: "unchecked " + in.Prop}
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("no property %q (the program has: %s)", prop, strings.Join(Properties(p), ", "))
+	}
+	return q, nil
+}

@@ -4,27 +4,41 @@
 // nondeterministic, so that every run of the program maps to a run of the
 // abstraction with the same label sequence (Lemma 1).
 //
-// The map, per instruction, with S the sliced variables:
+// The map, per instruction, with S the sliced variables (an expression
+// "reads S" when it mentions a variable of S):
 //
-//	x := e,  x ∈ S                 → skip
-//	x := e,  x ∉ S, e reads S      → x := *           (aggregates: unsupported)
-//	a[i] := e, i reads S           → a[(unsigned)* % len] := e'
+//	x := e,  x ∈ S                 → skip (also *p := e when p's targets are in S)
+//	x := e,  x ∉ S, e reads S      → x := *   for integers; for pointers and
+//	                                  aggregates only the integer parts that
+//	                                  read S become *: p := q + i → p := q + *,
+//	                                  p := c ? q : r → p := * ? q : r
+//	a[i] := e, i reads S           → a[(unsigned)* % len] := e' (same in any
+//	                                  lvalue and address: *(p + i), &a[i])
 //	assume e, e reads S            → skip             (assume * is a no-op)
 //	assert e, e reads S            → assert *         (may fail)
 //	if e goto l, e reads S         → if * goto l
-//	f(args), arg reads S           → f(args'), arg' = * (or 0 when the parameter is sliced)
+//	f(args), arg reads S           → f(args'), arg' as for x := e (0 when the parameter is sliced)
 //	r := f(..), r ∈ S              → f(..)
-//	return e, e reads S            → return *
+//	return e, e reads S            → return e' as for x := e
 //	lock/unlock m, m ∈ S           → skip             (more interleavings)
 //	join t, t reads S              → skip             (the joiner may run ahead)
 //	spawn into h, h ∈ S            → spawn without handle
-//	decl x / alloc / free, x ∈ S   → skip
+//	decl x / alloc / free, x ∈ S   → skip; alloc of n elements, n reads S → alloc of * elements
+//	atomic begin/end, skip, exit   → unchanged
+//
+// A pointer is never replaced by a nondeterministic value: the abstraction
+// can always follow the concrete run by choosing, for each *, the value the
+// replaced subexpression has in the program.
 //
 // Variables are kept or sliced by whole alias groups (depgraph), so a write
-// through a pointer never reaches a sliced variable that a kept one aliases
-// (design.md §5 rule 4). Sliced globals and locals are removed from the
-// program, so the result cannot mention them; program.Check holds for it.
-// Abstract never modifies its input.
+// through a pointer never reaches a sliced variable that a kept one aliases,
+// and no write that may reach a kept variable is dropped (design.md §5 rule
+// 4); the variables of depgraph.Graph.Required are always kept. Sliced
+// globals and locals are removed from the program, so the result cannot
+// mention them; program.Check holds for it. Parameters stay (the signature
+// is part of the calls); a sliced parameter is never read. Every label of
+// the input is kept, on an instruction of the same function at the same
+// position. Abstract never modifies its input.
 package slice
 
 import (
@@ -35,9 +49,10 @@ import (
 )
 
 // Abstract returns the abstraction of p that keeps the variables in keep
-// (closed under g's alias groups) and the set of variables it kept.
+// (with g.Required, closed under g's alias groups) and the set of variables
+// it kept. g must be depgraph.Build(p).
 func Abstract(p *program.Program, g *depgraph.Graph, keep []depgraph.Var) (*program.Program, []depgraph.Var, error) {
-	kept := g.Close(keep)
+	kept := g.Close(append(append([]depgraph.Var(nil), keep...), g.Required...))
 	s := &slicer{p: program.Clone(p), g: g, keep: map[depgraph.Var]bool{}}
 	for _, v := range kept {
 		s.keep[v] = true
@@ -79,8 +94,6 @@ func (s *slicer) run() error {
 			}
 		}
 		f.Locals = locals
-		// Parameters stay (the signature is part of the calls); a sliced
-		// parameter is never read, so its value does not matter.
 	}
 	return nil
 }
@@ -89,36 +102,35 @@ func (s *slicer) local(name string) depgraph.Var { return depgraph.Var(s.fn.Name
 
 func (s *slicer) varOf(r *program.Ref) depgraph.Var { return depgraph.VarOf(s.fn.Name, r) }
 
-// keptRef reports whether a Ref survives: globals and locals in V0, and
-// parameters always (they are not removed).
-func (s *slicer) keptRef(r *program.Ref) bool {
-	if r.Local {
-		for _, p := range s.fn.Params {
-			if p.Name == r.Name {
-				return true
-			}
-		}
-	}
-	return s.kept(s.varOf(r))
-}
-
-// readsSliced reports whether evaluating e reads a sliced variable: a Ref
-// to one, or a dereference of a pointer whose group is sliced.
+// readsSliced reports whether e mentions a sliced variable (a read, or an
+// address that the abstraction cannot form).
 func (s *slicer) readsSliced(e program.Expr) bool {
 	found := false
 	program.Walk(e, func(x program.Expr) bool {
-		if found {
-			return false
+		if r, ok := x.(*program.Ref); ok && !s.kept(s.varOf(r)) {
+			found = true
 		}
-		switch x := x.(type) {
-		case *program.Ref:
-			if !s.kept(s.varOf(x)) {
-				found = true
-			}
-		}
-		return true
+		return !found
 	})
 	return found
+}
+
+// targetsSliced reports whether the objects the pointer value e may point
+// to are sliced. A pointer and everything it may reach are one alias group,
+// so they are all kept or all sliced; a pointer that reaches no object
+// (NULL, an integer) counts as kept: the instruction stays and fails, or
+// not, as in the program.
+func (s *slicer) targetsSliced(e program.Expr) bool {
+	src := s.g.PointerSources(s.fn.Name, e)
+	if len(src) == 0 {
+		return false
+	}
+	for _, v := range src {
+		if s.kept(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // lvSliced reports whether the objects lv designates are sliced.
@@ -131,44 +143,100 @@ func (s *slicer) lvSliced(lv program.Expr) bool {
 	case *program.FieldSel:
 		return s.lvSliced(e.X)
 	case *program.Deref:
-		// the pointer and its targets are one alias group
-		return s.readsSliced(e.X)
+		return s.targetsSliced(e.X)
 	}
-	return true
+	return false
 }
 
-// abstractLV rewrites the address computation of a kept lvalue: an index
-// that reads sliced variables becomes an arbitrary in-bounds index.
-func (s *slicer) abstractLV(lv program.Expr) (program.Expr, error) {
-	switch e := lv.(type) {
-	case *program.Ref:
+// value returns e, or its abstraction when e reads sliced variables: a
+// nondeterministic value for a scalar that is not a pointer, and for
+// pointers and aggregates the same expression with the integer parts that
+// read sliced variables replaced (see abs).
+func (s *slicer) value(e program.Expr) (program.Expr, error) {
+	if e == nil || !s.readsSliced(e) {
 		return e, nil
+	}
+	t := e.Type()
+	switch t.Kind {
+	case program.Int, program.Bool, program.Mutex, program.Cond:
+		return &program.Nondet{T: t}, nil
+	}
+	return s.abs(e)
+}
+
+// abs rewrites a pointer- or aggregate-valued expression, or an lvalue,
+// that reads sliced variables: array indices become arbitrary in-bounds
+// indices, integer operands become nondeterministic, pointers and objects
+// stay (they are kept with everything they alias).
+func (s *slicer) abs(e program.Expr) (program.Expr, error) {
+	if !s.readsSliced(e) {
+		return e, nil
+	}
+	switch x := e.(type) {
+	case *program.Ref:
+		return nil, fmt.Errorf("%s is sliced but its value is needed (alias groups are not closed)", x.Name)
 	case *program.Index:
-		x, err := s.abstractLV(e.X)
+		base, err := s.abs(x.X)
 		if err != nil {
 			return nil, err
 		}
-		i := e.I
+		i := x.I
 		if s.readsSliced(i) {
-			i = anyIndex(e.I.Type(), e.X.Type().Len)
+			i = anyIndex(x.I.Type(), x.X.Type().Len)
 		}
-		if x == e.X && i == e.I {
-			return e, nil
-		}
-		return &program.Index{X: x, I: i, T: e.T}, nil
+		return &program.Index{X: base, I: i, T: x.T}, nil
 	case *program.FieldSel:
-		x, err := s.abstractLV(e.X)
-		if err != nil || x == e.X {
-			return e, err
+		base, err := s.abs(x.X)
+		if err != nil {
+			return nil, err
 		}
-		return &program.FieldSel{X: x, Name: e.Name, Field: e.Field, T: e.T}, nil
+		return &program.FieldSel{X: base, Name: x.Name, Field: x.Field, T: x.T}, nil
 	case *program.Deref:
-		if s.readsSliced(e.X) {
-			return nil, fmt.Errorf("pointer %s reads sliced variables", program.ExprString(e.X))
+		ptr, err := s.value(x.X)
+		if err != nil {
+			return nil, err
 		}
-		return e, nil
+		return &program.Deref{X: ptr, T: x.T}, nil
+	case *program.AddrOf:
+		lv, err := s.abs(x.X)
+		if err != nil {
+			return nil, err
+		}
+		return &program.AddrOf{X: lv, T: x.T}, nil
+	case *program.Cast:
+		v, err := s.value(x.X)
+		if err != nil {
+			return nil, err
+		}
+		return &program.Cast{X: v, T: x.T}, nil
+	case *program.Binary:
+		a, err := s.value(x.X)
+		if err != nil {
+			return nil, err
+		}
+		b, err := s.value(x.Y)
+		if err != nil {
+			return nil, err
+		}
+		return &program.Binary{Op: x.Op, X: a, Y: b, T: x.T}, nil
+	case *program.CondExpr:
+		c, err := s.value(x.C)
+		if err != nil {
+			return nil, err
+		}
+		a, err := s.value(x.X)
+		if err != nil {
+			return nil, err
+		}
+		b, err := s.value(x.Y)
+		if err != nil {
+			return nil, err
+		}
+		return &program.CondExpr{C: c, X: a, Y: b, T: x.T}, nil
+	case *program.Unary:
+		return &program.Nondet{T: x.T}, nil
 	}
-	return nil, fmt.Errorf("not an lvalue: %s", program.ExprString(lv))
+	return nil, fmt.Errorf("cannot abstract %s", program.ExprString(e))
 }
 
 // anyIndex is an expression of type t that can take every value 0..n-1:
@@ -183,18 +251,6 @@ func anyIndex(t *program.Type, n int64) program.Expr {
 		e = &program.Cast{X: e, T: t}
 	}
 	return e
-}
-
-// value returns e, or a nondeterministic value of its type when e reads
-// sliced variables.
-func (s *slicer) value(e program.Expr) (program.Expr, error) {
-	if e == nil || !s.readsSliced(e) {
-		return e, nil
-	}
-	if !e.Type().IsScalar() {
-		return nil, fmt.Errorf("value of aggregate type %s depends on sliced variables", e.Type())
-	}
-	return &program.Nondet{T: e.Type()}, nil
 }
 
 func toSkip(in *program.Instr, why string) {
@@ -217,7 +273,7 @@ func (s *slicer) instr1(in *program.Instr) error {
 			toSkip(in, "sliced: "+program.ExprString(in.Lhs))
 			return nil
 		}
-		if in.Lhs, err = s.abstractLV(in.Lhs); err != nil {
+		if in.Lhs, err = s.abs(in.Lhs); err != nil {
 			return err
 		}
 		in.Rhs, err = s.value(in.Rhs)
@@ -253,7 +309,7 @@ func (s *slicer) instr1(in *program.Instr) error {
 		if in.Lhs != nil {
 			if s.lvSliced(in.Lhs) {
 				in.Lhs = nil
-			} else if in.Lhs, err = s.abstractLV(in.Lhs); err != nil {
+			} else if in.Lhs, err = s.abs(in.Lhs); err != nil {
 				return err
 			}
 		}
@@ -264,9 +320,11 @@ func (s *slicer) instr1(in *program.Instr) error {
 			toSkip(in, "sliced join")
 		}
 	case program.OpLock, program.OpUnlock:
-		if s.readsSliced(in.Rhs) || s.lvSliced(&program.Deref{X: in.Rhs, T: in.Rhs.Type().Elem}) {
+		if s.targetsSliced(in.Rhs) {
 			toSkip(in, "sliced "+in.Op.String())
+			return nil
 		}
+		in.Rhs, err = s.value(in.Rhs)
 	case program.OpDecl:
 		if !s.kept(s.local(in.Var)) {
 			toSkip(in, "sliced decl "+in.Var)
@@ -276,16 +334,19 @@ func (s *slicer) instr1(in *program.Instr) error {
 			toSkip(in, "sliced alloc")
 			return nil
 		}
-		if in.Lhs, err = s.abstractLV(in.Lhs); err != nil {
+		if in.Lhs, err = s.abs(in.Lhs); err != nil {
 			return err
 		}
-		if s.readsSliced(in.Rhs) {
-			return fmt.Errorf("allocation size %s depends on sliced variables", program.ExprString(in.Rhs))
-		}
+		in.Rhs, err = s.value(in.Rhs)
 	case program.OpFree:
-		if s.readsSliced(in.Rhs) {
+		if s.targetsSliced(in.Rhs) {
 			toSkip(in, "sliced free")
+			return nil
 		}
+		in.Rhs, err = s.value(in.Rhs)
+	case program.OpSkip, program.OpAtomicBegin, program.OpAtomicEnd, program.OpExit:
+	default:
+		return fmt.Errorf("unknown op %s", in.Op)
 	}
 	return err
 }
@@ -297,6 +358,8 @@ func (s *slicer) calleeFunc(e program.Expr) *program.Func {
 	return nil
 }
 
+// zero is the argument passed for a sliced parameter, which the callee
+// never reads.
 func zero(t *program.Type) program.Expr {
 	if t.IsScalar() {
 		return &program.Const{T: t, V: 0}

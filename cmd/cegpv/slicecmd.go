@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/program"
@@ -42,26 +41,18 @@ func runDepgraph(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	g := depgraph.Build(p)
 	v0 := depgraph.Choose(g, h, *prop)
 	if *dot {
-		g.WriteDot(stdout, v0)
+		if err := g.WriteDot(stdout, v0); err != nil {
+			fmt.Fprintf(stderr, "cegpv: %v\n", err)
+			return exitUsage
+		}
 		return 0
 	}
-	for _, x := range g.Vars {
-		var preds []string
-		for _, y := range g.Pred(x) {
-			preds = append(preds, fmt.Sprintf("%s(%s)", y, g.In[x][y]))
-		}
-		fmt.Fprintf(stdout, "%-30s group %-3d <- %s\n", x, g.Group[x], strings.Join(preds, " "))
+	if err := g.WriteText(stdout); err != nil {
+		fmt.Fprintf(stderr, "cegpv: %v\n", err)
+		return exitUsage
 	}
-	fmt.Fprintf(stdout, "\nV0 (%s): %s\n", h.Name(), joinVars(v0))
+	fmt.Fprintf(stdout, "\nV0 (%s): %s\n", h.Name(), depgraph.JoinVars(v0))
 	return 0
-}
-
-func joinVars(vs []depgraph.Var) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = string(v)
-	}
-	return strings.Join(s, ", ")
 }
 
 func runSlice(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -102,7 +93,7 @@ func runSlice(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)
 	}
-	fmt.Fprintf(stderr, "kept: %s\n", joinVars(kept))
+	fmt.Fprintf(stderr, "kept: %s\n", depgraph.JoinVars(kept))
 	if *show {
 		err = program.Show(stdout, a)
 	} else {

@@ -13,7 +13,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -30,13 +32,21 @@ type verifyFlags struct {
 	contexts   int
 	timeout    time.Duration
 	jsonOut    bool
+	heuristic  string
+	maxIter    int
+	dump       string
+	property   string
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.commonFlags.register(fs)
 	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin")
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver command for the builtin backend (z3, cvc5, boolector, or a full command line)")
-	fs.StringVar(&v.mode, "mode", "plain", "plain: the backend alone on the whole program")
+	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
+	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
+	fs.IntVar(&v.maxIter, "max-iterations", 16, "spurious counterexamples excluded per abstraction level before it is widened")
+	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
+	fs.StringVar(&v.property, "property", "", "check only this property (ids as in 'cegpv show', e.g. main.assertion.1)")
 	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
 	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices (a TRUE is then a proof)")
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
@@ -74,6 +84,7 @@ type outcome struct {
 	Backend  string       `json:"backend"`
 	Trace    []traceStep  `json:"trace,omitempty"`
 	Stats    outcomeStats `json:"stats"`
+	CEGPV    *cegpvStats  `json:"cegpv,omitempty"`
 	// ChildrenRSSKB is the peak resident set of the largest child process
 	// (the SMT solver), for cegpv bench's memory column.
 	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
@@ -81,6 +92,13 @@ type outcome struct {
 	prog          *program.Program
 	err           error
 	elapsed       time.Duration
+}
+
+type cegpvStats struct {
+	Levels     int               `json:"levels"`
+	Checks     int               `json:"backend_checks"`
+	Kept       []string          `json:"kept"`
+	Iterations []cegpv.Iteration `json:"iterations"`
 }
 
 type traceStep struct {
@@ -153,9 +171,6 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		return unknown(err)
 	}
 	o.prog = p
-	if vf.mode != "plain" {
-		return unknown(fmt.Errorf("mode %q is not available (use --mode plain)", vf.mode))
-	}
 	be, err := newBackend(vf, log)
 	if err != nil {
 		return unknown(err)
@@ -165,7 +180,33 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
 		defer cancel()
 	}
-	res, err := checkWithGrace(ctx, be, p, vf.bounds(), 5*time.Second)
+	var res backend.Result
+	switch vf.mode {
+	case "plain":
+		q := p
+		if vf.property != "" {
+			if q, err = program.OnlyProperty(p, vf.property); err != nil {
+				return unknown(err)
+			}
+		}
+		res, err = be.Check(ctx, q, vf.bounds())
+	case "cegpv":
+		h, herr := depgraph.Lookup(vf.heuristic)
+		if herr != nil {
+			return unknown(herr)
+		}
+		var cr cegpv.Result
+		cr, err = cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
+			MaxIterations: vf.maxIter, Dump: vf.dump, Logger: log.Named("cegpv")})
+		res = cr.Result
+		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
+		for _, k := range cr.Kept {
+			cs.Kept = append(cs.Kept, string(k))
+		}
+		o.CEGPV = cs
+	default:
+		return unknown(fmt.Errorf("unknown mode %q (cegpv or plain)", vf.mode))
+	}
 	o.result = res
 	o.Stats = outcomeStats{Events: res.Stats.Events, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
@@ -215,7 +256,19 @@ func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 		}
 		return nil, fmt.Errorf("unknown backend %q (available: %s)", vf.backend, strings.Join(names, ", "))
 	}
-	return mk(vf, log.Named(vf.backend))
+	be, err := mk(vf, log.Named(vf.backend))
+	if err != nil {
+		return nil, err
+	}
+	return graceful{be}, nil
+}
+
+// graceful wraps a backend so that one that does not return soon after its
+// context is cancelled is abandoned with a Timeout error.
+type graceful struct{ backend.Backend }
+
+func (g graceful) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+	return checkWithGrace(ctx, g.Backend, p, b, 5*time.Second)
 }
 
 // backends maps --backend names to constructors.
@@ -259,6 +312,16 @@ func writeText(w io.Writer, o *outcome) {
 		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
 	default:
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
+	}
+	if c := o.CEGPV; c != nil {
+		spurious := 0
+		for _, it := range c.Iterations {
+			if it.Reconstruct == "SAFE" {
+				spurious++
+			}
+		}
+		fmt.Fprintf(w, "cegpv: %d abstraction level(s), %d iteration(s), %d spurious counterexample(s), %d backend check(s); last level kept %d variable(s): %s\n",
+			c.Levels, len(c.Iterations), spurious, c.Checks, len(c.Kept), strings.Join(c.Kept, ", "))
 	}
 	s := o.Stats
 	fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",

@@ -1,0 +1,327 @@
+// Package cegpv is the controller of counter-example guided program
+// verification (Abdulla, Atig, Diep): it slices a program to a few
+// variables, asks a backend about the abstraction, checks every abstract
+// counterexample against the original program by reconstruction, and
+// refines the abstraction by excluding the counterexamples that turned out
+// spurious, until the verdict is final.
+//
+// The loop implemented by Verify (design.md §1, order-only variant of §6):
+//
+//	V0 := heuristic(P)                    (closed under alias groups, never empty)
+//	loop over abstraction levels:
+//	  A := slice(P, V0); R := {}
+//	  repeat up to MaxIterations times:
+//	    r := backend(A minus the runs whose visible label sequence is in R)
+//	    SAFE    → SAFE (for the bounds of the check)
+//	    UNKNOWN → UNKNOWN(reason)
+//	    π := r's run mapped back to A
+//	    P1 := P forced to follow π's visible label sequence
+//	    s := backend(P1)
+//	    UNSAFE  → the run mapped back to P, replayed on P → UNSAFE
+//	    UNKNOWN → UNKNOWN(reason)
+//	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
+//	  V0 := a wider heuristic's choice      (the last level keeps every variable)
+//
+// Soundness (design.md §5): A over-approximates P (Lemma 1) and excluding a
+// label sequence that no run of P has keeps it so (Lemmas 2 and 3), so SAFE
+// for A' is SAFE for P under the same bounds; every UNSAFE is a run of the
+// original program confirmed by interp.Replay before it is returned; a
+// reconstruction that errors or times out makes the answer UNKNOWN, never
+// "spurious".
+package cegpv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+	"cegpv.dev/cegpv/reconstruct"
+	"cegpv.dev/cegpv/refine"
+	"cegpv.dev/cegpv/slice"
+)
+
+// Options configure Verify.
+type Options struct {
+	Backend   backend.Backend
+	Bounds    backend.Bounds
+	Heuristic depgraph.Heuristic // nil: the paper's (Steps{K: 1})
+	Property  string             // check only this assertion ("" = all)
+	// MaxIterations bounds the spurious counterexamples excluded at one
+	// abstraction level before the kept set is widened (0: 16).
+	MaxIterations int
+	// MaxChecks bounds the backend calls of the whole run (0: 1000); when
+	// it is exhausted the answer is UNKNOWN with that reason.
+	MaxChecks int
+	Dump      string // directory for every program and backend log, or ""
+	Logger    hclog.Logger
+}
+
+// Iteration records one round of the loop.
+type Iteration struct {
+	Level       int           `json:"level"`
+	Iteration   int           `json:"iteration"`
+	Kept        int           `json:"kept_vars"`
+	Instrs      int           `json:"abstract_instrs"`
+	Abstract    string        `json:"abstract_verdict"`
+	Reconstruct string        `json:"reconstruct_verdict,omitempty"`
+	BackendTime time.Duration `json:"backend_time_ns"`
+}
+
+// Result is the answer of Verify.
+type Result struct {
+	backend.Result                // Verdict, Reason, Proof, Bounds; Run is a run of the original program
+	Kept           []depgraph.Var // V0 of the last level
+	Iterations     []Iteration
+	Levels         int
+	Checks         int // backend calls
+}
+
+// Verify runs the CEGPV loop on p. A violated property is a Result with
+// Verdict Unsafe; errors are infrastructure failures (backend crash,
+// unsupported input, timeout) and come with an Unknown result whose Reason
+// says what happened.
+func Verify(ctx context.Context, p *program.Program, opts Options) (Result, error) {
+	v := &verifier{p: p, work: p, opts: opts, log: opts.Logger}
+	if v.log == nil {
+		v.log = hclog.NewNullLogger()
+	}
+	if v.opts.MaxIterations <= 0 {
+		v.opts.MaxIterations = 16
+	}
+	if v.opts.MaxChecks <= 0 {
+		v.opts.MaxChecks = 1000
+	}
+	if v.opts.Heuristic == nil {
+		v.opts.Heuristic = depgraph.Steps{K: 1}
+	}
+	if opts.Property != "" {
+		w, err := program.OnlyProperty(p, opts.Property)
+		if err != nil {
+			return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
+		}
+		v.work = w
+	}
+	res, err := v.run(ctx)
+	res.Iterations, res.Checks, res.Levels = v.iters, v.checks, v.level+1
+	if err != nil {
+		res.Verdict = backend.Unknown
+		res.Run = nil
+		if res.Reason == "" {
+			res.Reason = err.Error()
+		}
+	}
+	return res, err
+}
+
+type verifier struct {
+	p      *program.Program // the original program: counterexamples are replayed on it
+	work   *program.Program // p, or p with only the checked property
+	opts   Options
+	log    hclog.Logger
+	iters  []Iteration
+	checks int
+	level  int
+}
+
+// levels returns the heuristics of the successive abstraction levels: the
+// chosen one, then wider ones, ending with every variable.
+func (v *verifier) levels() []depgraph.Heuristic {
+	hs := []depgraph.Heuristic{v.opts.Heuristic}
+	if s, ok := v.opts.Heuristic.(depgraph.Steps); ok {
+		for k := s.K * 2; k <= 8 && k > 0; k *= 2 {
+			hs = append(hs, depgraph.Steps{K: k})
+		}
+		if s.K == 0 {
+			hs = append(hs, depgraph.Steps{K: 1}, depgraph.Steps{K: 2}, depgraph.Steps{K: 4})
+		}
+	}
+	return append(hs, depgraph.Cone{}, all{})
+}
+
+// all keeps every variable: the last level, where A is P.
+type all struct{}
+
+func (all) Name() string { return "all" }
+func (all) Choose(g *depgraph.Graph, _ []depgraph.Var) []depgraph.Var {
+	return append([]depgraph.Var(nil), g.Vars...)
+}
+
+func (v *verifier) run(ctx context.Context) (Result, error) {
+	p := v.work
+	g := depgraph.Build(p)
+	prev := -1
+	for _, h := range v.levels() {
+		v0 := depgraph.Choose(g, h, v.opts.Property)
+		if len(v0) <= prev {
+			continue // no wider than the previous level
+		}
+		prev = len(v0)
+		full := len(v0) == len(g.Vars)
+		v.log.Info("abstraction level", "level", v.level, "heuristic", h.Name(), "kept", len(v0), "of", len(g.Vars))
+		res, done, err := v.level1(ctx, g, v0, full)
+		if err != nil || done {
+			res.Kept = v0
+			return res, err
+		}
+		v.level++
+	}
+	return Result{}, program.Errorf(program.Internal, "no abstraction level decided (the last level keeps every variable)")
+}
+
+// level1 runs the refinement loop for one kept set. done is false when the
+// iteration budget of the level ran out and the caller should widen.
+func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.Var, full bool) (Result, bool, error) {
+	p := v.work
+	a, _, err := slice.Abstract(p, g, v0)
+	if err != nil {
+		return Result{}, false, err
+	}
+	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
+	visible := reconstruct.Visible(a)
+	var spurious [][]program.Label
+	for it := 0; it < v.opts.MaxIterations || full; it++ {
+		if err := ctx.Err(); err != nil {
+			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
+		}
+		if v.checks >= v.opts.MaxChecks {
+			return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+		}
+		ar := a
+		var amap *refine.Map
+		if len(spurious) > 0 {
+			if ar, amap, err = refine.Exclude(a, visible, spurious); err != nil {
+				return Result{}, true, err
+			}
+		}
+		v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
+		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(ar)}
+		r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
+		it1.BackendTime = r.Stats.Total
+		it1.Abstract = verdictWord(r, err)
+		v.iters = append(v.iters, it1)
+		if err != nil {
+			return r1(r), true, err
+		}
+		switch r.Verdict {
+		case backend.Safe:
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+		case backend.Unknown:
+			return r1(r), true, nil
+		}
+		runA := r.Run
+		// The visible label sequence in the order A′'s monitor accepted it
+		// (a deferred Call/Spawn/Return step may run after steps the monitor
+		// accepted later); spurious sequences are keyed by it.
+		var seq []program.Label
+		if amap != nil {
+			seq = amap.Visible(runA)
+			runA = amap.Run(runA)
+		} else {
+			seq = reconstruct.Project(runA, visible)
+		}
+		if full {
+			// A keeps every variable: its runs are runs of P.
+			res, err := v.confirm(runA, r)
+			return res, true, err
+		}
+		p1, m1, err := reconstruct.OrderOnlySeq(p, visible, seq)
+		if err != nil {
+			return Result{}, true, err
+		}
+		v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
+		s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
+		v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
+		v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
+		if err != nil {
+			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
+			return r1(s), true, err
+		}
+		switch s.Verdict {
+		case backend.Unsafe:
+			res, err := v.confirm(m1.Run(s.Run), s)
+			return res, true, err
+		case backend.Unknown:
+			return r1(s), true, nil
+		}
+		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq))
+		spurious = append(spurious, seq)
+	}
+	return Result{}, false, nil
+}
+
+func r1(r backend.Result) Result { return Result{Result: r} }
+
+func verdictWord(r backend.Result, err error) string {
+	if err != nil {
+		return "ERROR"
+	}
+	return r.Verdict.String()
+}
+
+func size(p *program.Program) int {
+	n := 0
+	for _, f := range p.Funcs {
+		n += len(f.Body)
+	}
+	return n
+}
+
+// check runs the backend once, with the dump and the budget accounting.
+func (v *verifier) check(ctx context.Context, q *program.Program, name string) (backend.Result, error) {
+	v.checks++
+	start := time.Now()
+	r, err := v.opts.Backend.Check(ctx, q, v.opts.Bounds)
+	if r.Stats.Total == 0 {
+		r.Stats.Total = time.Since(start)
+	}
+	v.log.Debug("backend check", "name", name, "verdict", r.Verdict.String(), "time", time.Since(start), "error", err)
+	if v.opts.Dump != "" && r.Log != "" {
+		os.WriteFile(filepath.Join(v.opts.Dump, name+".log"), []byte(r.Log), 0o644)
+	}
+	if err == nil && r.Verdict == backend.Unsafe && r.Run == nil {
+		err = program.Errorf(program.Internal, "backend %s reported a violation without a run", v.opts.Backend.Name())
+	}
+	return r, err
+}
+
+// confirm replays a run on the original program (soundness rule 1).
+func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error) {
+	out, err := interp.Replay(v.p, run)
+	if err != nil {
+		return Result{}, program.Errorf(program.Internal, "counterexample does not replay on the original program: %v", err)
+	}
+	if out.Status != interp.Violated {
+		return Result{}, program.Errorf(program.Internal, "counterexample replays on the original program without a violation (%v)", out.Status)
+	}
+	if v.opts.Property != "" && out.Prop != v.opts.Property {
+		return Result{}, program.Errorf(program.Internal, "counterexample violates %s, not the checked property %s", out.Prop, v.opts.Property)
+	}
+	return Result{Result: backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: from.Bounds, Stats: from.Stats}}, nil
+}
+
+func (v *verifier) dump(name string, q *program.Program) {
+	if v.opts.Dump == "" {
+		return
+	}
+	if err := os.MkdirAll(v.opts.Dump, 0o755); err != nil {
+		v.log.Warn("dump", "error", err)
+		return
+	}
+	f, err := os.Create(filepath.Join(v.opts.Dump, name))
+	if err != nil {
+		v.log.Warn("dump", "error", err)
+		return
+	}
+	defer f.Close()
+	if _, err := program.Print(f, q); err != nil {
+		v.log.Warn("dump", "file", name, "error", err)
+	}
+}
