@@ -52,7 +52,7 @@ import (
 type Options struct {
 	Backend   backend.Backend
 	Bounds    backend.Bounds
-	Heuristic depgraph.Heuristic // nil: the paper's (Steps{K: 1})
+	Heuristic depgraph.Heuristic // nil: the paper's (depgraph.Paper)
 	Property  string             // check only this assertion ("" = all)
 	// MaxIterations bounds the spurious counterexamples excluded at one
 	// abstraction level before the kept set is widened (0: 16).
@@ -100,7 +100,7 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		v.opts.MaxChecks = 1000
 	}
 	if v.opts.Heuristic == nil {
-		v.opts.Heuristic = depgraph.Steps{K: 1}
+		v.opts.Heuristic = depgraph.Paper{}
 	}
 	if opts.Property != "" {
 		w, err := program.OnlyProperty(p, opts.Property)
@@ -135,12 +135,12 @@ type verifier struct {
 // chosen one, then wider ones, ending with every variable.
 func (v *verifier) levels() []depgraph.Heuristic {
 	hs := []depgraph.Heuristic{v.opts.Heuristic}
-	if s, ok := v.opts.Heuristic.(depgraph.Steps); ok {
-		for k := s.K * 2; k <= 8 && k > 0; k *= 2 {
+	switch h := v.opts.Heuristic.(type) {
+	case depgraph.Paper:
+		hs = append(hs, depgraph.Steps{K: 1}, depgraph.Steps{K: 2}, depgraph.Steps{K: 4})
+	case depgraph.Steps:
+		for k := h.K*2 + 1; k <= 8; k *= 2 {
 			hs = append(hs, depgraph.Steps{K: k})
-		}
-		if s.K == 0 {
-			hs = append(hs, depgraph.Steps{K: 1}, depgraph.Steps{K: 2}, depgraph.Steps{K: 4})
 		}
 	}
 	return append(hs, depgraph.Cone{}, all{})

@@ -20,23 +20,28 @@ type Heuristic interface {
 }
 
 // Steps keeps the target variables and those at most K edges behind them.
-// K = 1 is the paper's heuristic.
 type Steps struct{ K int }
 
-func (h Steps) Name() string {
-	if h.K == 1 {
-		return "paper"
-	}
-	return fmt.Sprintf("steps%d", h.K)
-}
+func (h Steps) Name() string { return fmt.Sprintf("steps%d", h.K) }
 
-func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, h.K) }
+func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, h.K, 0) }
+
+// Paper is the heuristic of the CEGPV paper: the variables of the assertion
+// (its condition and the guards, joins and locks it is control dependent
+// on) plus those one data step behind them (assignments, arguments and
+// results; a guard of an assignment is not a data step). Control
+// dependences further back are left to refinement and to the wider levels.
+type Paper struct{}
+
+func (Paper) Name() string { return "paper" }
+
+func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call) }
 
 // Cone keeps the whole backward cone of influence of the target.
 type Cone struct{}
 
 func (Cone) Name() string                        { return "cone" }
-func (Cone) Choose(g *Graph, target []Var) []Var { return g.backward(target, -1) }
+func (Cone) Choose(g *Graph, target []Var) []Var { return g.backward(target, -1, 0) }
 
 // Keep keeps an explicit list of variables (`--keep x,y`).
 type Keep struct{ Vars []Var }
@@ -53,8 +58,8 @@ func (h Keep) Choose(g *Graph, target []Var) []Var {
 // 0-1 BFS: a deque where 0-cost steps go to the front, with relaxation (a
 // variable first reached at cost d may later be reached at a smaller cost
 // through temporaries and is then queued again).
-func (g *Graph) backward(target []Var, k int) []Var {
-	dist := g.Distances(target, k)
+func (g *Graph) backward(target []Var, k int, kinds EdgeKind) []Var {
+	dist := g.distances(target, k, kinds)
 	out := make([]Var, 0, len(dist))
 	for v := range dist {
 		out = append(out, v)
@@ -65,7 +70,10 @@ func (g *Graph) backward(target []Var, k int) []Var {
 
 // Distances returns the distance behind target of every variable within k
 // steps (k < 0: unbounded), as used by Steps and Cone.
-func (g *Graph) Distances(target []Var, k int) map[Var]int {
+func (g *Graph) Distances(target []Var, k int) map[Var]int { return g.distances(target, k, 0) }
+
+// distances is Distances along the edges of the given kinds only (0: all).
+func (g *Graph) distances(target []Var, k int, kinds EdgeKind) map[Var]int {
 	dist := map[Var]int{}
 	var deque []Var
 	for _, v := range target {
@@ -81,6 +89,9 @@ func (g *Graph) Distances(target []Var, k int) map[Var]int {
 		v := deque[0]
 		deque = deque[1:]
 		for _, p := range g.Pred(v) {
+			if kinds != 0 && g.In[v][p]&kinds == 0 {
+				continue
+			}
 			w := 1
 			if IsTemp(p) {
 				w = 0
@@ -133,12 +144,12 @@ func Choose(g *Graph, h Heuristic, prop string) []Var {
 	return g.Close(append(vs, g.Required...))
 }
 
-// Lookup returns the heuristic with the given name: "paper" (= steps1),
+// Lookup returns the heuristic with the given name: "paper",
 // "stepsK" for K >= 0, "cone", or "keep:x,y".
 func Lookup(name string) (Heuristic, error) {
 	switch {
 	case name == "paper" || name == "":
-		return Steps{K: 1}, nil
+		return Paper{}, nil
 	case name == "cone":
 		return Cone{}, nil
 	case strings.HasPrefix(name, "steps"):

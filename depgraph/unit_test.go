@@ -50,12 +50,12 @@ func TestDistancesTemporariesTransparent(t *testing.T) {
 		t.Errorf("Distances = %v\nwant        %v", got, want)
 	}
 	// the paper heuristic: one step behind, temporaries free
-	p := g.backward([]Var{"x"}, 1)
+	p := g.backward([]Var{"x"}, 1, 0)
 	wantP := []Var{"a", "c", "d", "f::__tmp_1", "f::__tmp_2", "f::__tmp_3", "f::__tmp_4", "x", "y"}
 	if !reflect.DeepEqual(p, wantP) {
 		t.Errorf("steps1 = %v, want %v", p, wantP)
 	}
-	if s0 := g.backward([]Var{"x"}, 0); !reflect.DeepEqual(s0, []Var{"f::__tmp_1", "f::__tmp_3", "f::__tmp_4", "x"}) {
+	if s0 := g.backward([]Var{"x"}, 0, 0); !reflect.DeepEqual(s0, []Var{"f::__tmp_1", "f::__tmp_3", "f::__tmp_4", "x"}) {
 		t.Errorf("steps0 = %v", s0)
 	}
 }

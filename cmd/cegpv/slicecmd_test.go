@@ -17,10 +17,10 @@ func TestDepgraphAndSliceCommands(t *testing.T) {
 		out  []string // substrings of stdout
 		err  []string // substrings of stderr
 	}{
-		{[]string{"depgraph", file}, 0, []string{"x  ", "group", "property main.assertion.1: main::a, main::b, x", "V0 (paper): "}, nil},
+		{[]string{"depgraph", file}, 0, []string{"x  ", "group", "property main.assertion.1: main::t1, main::t2, x", "V0 (paper): "}, nil},
 		{[]string{"depgraph", "--dot", "--heuristic", "cone", file}, 0, []string{"digraph depgraph {", `"x" [label="x", style=filled`}, nil},
 		{[]string{"depgraph", "--heuristic", "nonsense", file}, exitUsage, nil, []string{"unknown heuristic"}},
-		{[]string{"slice", "--keep", "x,main::a,main::b", file}, 0, []string{"int x", "if (__VERIFIER_nondet_int()) goto", "assert(x != 2);"}, []string{"kept: main::a, main::b, x"}},
+		{[]string{"slice", "--keep", "x,main::t1,main::t2", file}, 0, []string{"int x", "if (__VERIFIER_nondet_int()) goto", "assert(x != 2);"}, []string{"kept: main::t1, main::t2, x"}},
 		{[]string{"slice", "--show", "--keep", "x", file}, 0, []string{"skip /* sliced: y */", "main.4  skip /* sliced join */"}, nil},
 		{[]string{"slice", "--keep", "nosuchvar", file}, exitUsage, nil, []string{`no variable "nosuchvar"`}},
 		{[]string{"slice", "--heuristic", "paper", file}, 0, []string{"int main(void)"}, []string{"kept: "}},

@@ -4,9 +4,9 @@
 // "Counter-Example Guided Program Verification" (FM 2016), Fig. 2 (written
 // from memory: not a verbatim copy of the figure).
 //
-// Threads t1 and t2 each add 1 to x, but only when a flag written by the
-// other thread is already set: t1 tests z (written by t2), t2 tests y
-// (written by t1). main checks x != 2 after both joins.
+// Threads t1 and t2 (running thr1 and thr2) each add 1 to x, but only when a flag written by the
+// other thread is already set: thr1 tests z (written by thr2), thr2 tests y
+// (written by thr1). main checks x != 2 after both joins.
 //
 // Slicing to {t1, t2, x}: y and z are dropped, so both guards become
 // nondet (`if (*)`), while the increments of x are kept. The abstract
@@ -26,14 +26,14 @@ int x = 0;
 int y = 0;
 int z = 0;
 
-void *t1(void *arg) {
+void *thr1(void *arg) {
   y = 1;
   if (z == 1)
     x = x + 1;
   return 0;
 }
 
-void *t2(void *arg) {
+void *thr2(void *arg) {
   z = 1;
   if (y == 1)
     x = x + 1;
@@ -41,11 +41,11 @@ void *t2(void *arg) {
 }
 
 int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, t1, 0);
-  pthread_create(&b, 0, t2, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, thr1, 0);
+  pthread_create(&t2, 0, thr2, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
   assert(x != 2);
   return 0;
 }
