@@ -36,6 +36,8 @@ type verifyFlags struct {
 	maxIter    int
 	dump       string
 	property   string
+	each       bool
+	jobs       int
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -46,6 +48,8 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 16, "spurious counterexamples excluded per abstraction level before it is widened")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
+	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
+	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
 	fs.StringVar(&v.property, "property", "", "check only this property (ids as in 'cegpv show', e.g. main.assertion.1)")
 	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
 	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices (a TRUE is then a proof)")
@@ -131,6 +135,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	log := vf.logger(stderr)
+	if vf.each {
+		return verifyEach(ctx, file, &vf, vf.jobs, log, stdout)
+	}
 	o := verify(ctx, file, &vf, log)
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
