@@ -185,7 +185,7 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 		return Result{}, false, err
 	}
 	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
-	visible := reconstruct.Visible(a)
+	visible := reconstruct.SharedVisible(a)
 	var spurious [][]program.Label
 	for it := 0; it < v.opts.MaxIterations || full; it++ {
 		if err := ctx.Err(); err != nil {

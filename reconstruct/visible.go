@@ -39,3 +39,54 @@ func Project(run *program.Run, visible map[program.Label]bool) []program.Label {
 	}
 	return out
 }
+
+// SharedVisible returns a smaller visible set for the abstraction a: the
+// labels whose instruction in a accesses shared memory (a global, a
+// dereference, an address-taken local), is an assertion, or synchronises
+// threads (Lock, Unlock, Spawn, Join). Steps that only touch thread-local
+// state or sliced variables then float freely: reconstruction explores every
+// placement of them and refinement excludes every abstract run with the same
+// order of shared steps, so one spurious counterexample removes all its
+// local reorderings at once.
+//
+// Any visible set is sound as long as reconstruction (OrderOnlySeq) and
+// refinement (refine.Exclude) use the same one: P1 contains every run of P
+// whose projection onto the set is the sequence, and exclusion removes
+// exactly the abstract runs with that projection.
+func SharedVisible(a *program.Program) map[program.Label]bool {
+	vis := map[program.Label]bool{}
+	for _, f := range a.Funcs {
+		addr := map[string]bool{}
+		for _, v := range append(append([]*program.Var(nil), f.Params...), f.Locals...) {
+			addr[v.Name] = v.AddrTaken
+		}
+		for _, in := range f.Body {
+			if IsSliced(in) {
+				continue
+			}
+			switch in.Op {
+			case program.OpAssert, program.OpLock, program.OpUnlock, program.OpSpawn, program.OpJoin:
+				vis[in.Label] = true
+				continue
+			}
+			shared := false
+			for _, e := range in.Operands() {
+				program.Walk(e, func(x program.Expr) bool {
+					switch x := x.(type) {
+					case *program.Ref:
+						if !x.Local || addr[x.Name] {
+							shared = true
+						}
+					case *program.Deref:
+						shared = true
+					}
+					return !shared
+				})
+			}
+			if shared {
+				vis[in.Label] = true
+			}
+		}
+	}
+	return vis
+}
