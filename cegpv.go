@@ -61,7 +61,10 @@ type Options struct {
 	// it is exhausted the answer is UNKNOWN with that reason.
 	MaxChecks int
 	Dump      string // directory for every program and backend log, or ""
-	Logger    hclog.Logger
+	// NoIncremental makes the loop use the code-to-code reconstruction and
+	// refinement even when the backend is incremental (for comparisons).
+	NoIncremental bool
+	Logger        hclog.Logger
 }
 
 // Iteration records one round of the loop.
@@ -110,6 +113,9 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		v.work = w
 	}
 	res, err := v.run(ctx)
+	if v.instP != nil {
+		v.instP.Close()
+	}
 	res.Iterations, res.Checks, res.Levels = v.iters, v.checks, v.level+1
 	if err != nil {
 		res.Verdict = backend.Unknown
@@ -129,6 +135,7 @@ type verifier struct {
 	iters  []Iteration
 	checks int
 	level  int
+	instP  backend.Instance // the original program, encoded once, for forced checks
 }
 
 // levels returns the heuristics of the successive abstraction levels: the
@@ -166,7 +173,16 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 		prev = len(v0)
 		full := len(v0) == len(g.Vars)
 		v.log.Info("abstraction level", "level", v.level, "heuristic", h.Name(), "kept", len(v0), "of", len(g.Vars))
-		res, done, err := v.level1(ctx, g, v0, full)
+		var (
+			res  Result
+			done bool
+			err  error
+		)
+		if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental {
+			res, done, err = v.level1Incremental(ctx, inc, g, v0, full)
+		} else {
+			res, done, err = v.level1(ctx, g, v0, full)
+		}
 		if err != nil || done {
 			res.Kept = v0
 			return res, err
@@ -324,4 +340,90 @@ func (v *verifier) dump(name string, q *program.Program) {
 	if _, err := program.Print(f, q); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
+}
+
+// level1Incremental is level1 on an incremental backend: the abstraction is
+// encoded once and spurious runs are excluded by constraints over its clocks;
+// the original program is encoded once (for all levels) and reconstruction is
+// a check of it under constraints forcing the visible order of the run.
+func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incremental, g *depgraph.Graph, v0 []depgraph.Var, full bool) (Result, bool, error) {
+	p := v.work
+	a, _, err := slice.Abstract(p, g, v0)
+	if err != nil {
+		return Result{}, false, err
+	}
+	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
+	visible := reconstruct.SharedVisible(a)
+	ia, err := inc.Open(ctx, a, v.opts.Bounds)
+	if err != nil {
+		return Result{}, true, err
+	}
+	defer ia.Close()
+	for it := 0; it < v.opts.MaxIterations || full; it++ {
+		if err := ctx.Err(); err != nil {
+			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
+		}
+		if v.checks >= v.opts.MaxChecks {
+			return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+		}
+		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(a)}
+		v.checks++
+		start := time.Now()
+		r, keys, err := ia.Check(ctx)
+		it1.BackendTime = time.Since(start)
+		it1.Abstract = verdictWord(r, err)
+		v.iters = append(v.iters, it1)
+		if err == nil && r.Verdict == backend.Unsafe && (r.Run == nil || len(keys) != len(r.Run.Steps)) {
+			err = program.Errorf(program.Internal, "incremental backend returned a run without step keys")
+		}
+		if err != nil {
+			return r1(r), true, err
+		}
+		switch r.Verdict {
+		case backend.Safe:
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+		case backend.Unknown:
+			return r1(r), true, nil
+		}
+		if full {
+			res, err := v.confirm(r.Run, r)
+			return res, true, err
+		}
+		var seq []string
+		for i, st := range r.Run.Steps {
+			if visible[st.Label] {
+				if keys[i] == "" {
+					return Result{}, true, program.Errorf(program.Internal, "visible step %d (%s) has no key", i, st.Label)
+				}
+				seq = append(seq, keys[i])
+			}
+		}
+		if v.instP == nil {
+			if v.instP, err = inc.Open(ctx, p, v.opts.Bounds); err != nil {
+				return Result{}, true, err
+			}
+		}
+		v.checks++
+		start = time.Now()
+		s, err := v.instP.CheckForced(ctx, visible, seq)
+		last := &v.iters[len(v.iters)-1]
+		last.BackendTime += time.Since(start)
+		last.Reconstruct = verdictWord(s, err)
+		if err != nil {
+			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
+			return r1(s), true, err
+		}
+		switch s.Verdict {
+		case backend.Unsafe:
+			res, err := v.confirm(s.Run, s)
+			return res, true, err
+		case backend.Unknown:
+			return r1(s), true, nil
+		}
+		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq))
+		if err := ia.Exclude(visible, seq); err != nil {
+			return Result{}, true, err
+		}
+	}
+	return Result{}, false, nil
 }

@@ -114,3 +114,42 @@ func KindOf(err error) ErrKind { return program.KindOf(err) }
 
 // ErrNoBackend is returned when no backend is configured.
 var ErrNoBackend = errors.New("no backend")
+
+// Incremental is implemented by backends that keep an encoded program alive
+// in their solver, so that the CEGPV loop can force and exclude orders of
+// steps with constraints over clocks instead of re-encoding instrumented
+// programs (design.md §1 "Refinement", §6). The controller uses it when the
+// backend offers it and falls back to the code-to-code translations
+// (packages reconstruct and refine) otherwise.
+type Incremental interface {
+	Backend
+	Open(ctx context.Context, p *program.Program, b Bounds) (Instance, error)
+}
+
+// Instance is a program encoded once and checked many times.
+//
+// A key names one executed instance of an instruction in the unrolled
+// program (thread instance, call context, loop iteration, label). Keys are
+// canonical: two programs with the same labels and control flow (a program
+// and its abstraction) use the same key for the same instance, so keys of
+// a run of the abstraction can be used on the original program. A key the
+// instance does not have (a path the program cannot take) makes every
+// constraint mentioning it unsatisfiable.
+//
+// For a set of visible labels and a key sequence seq = v1..vn, F(seq) holds
+// of a run with a violation when, for some j such that vj is the violated
+// assertion, the steps of the run at visible labels, up to and including
+// the violation, are exactly v1..vj in this order (other steps may fall
+// anywhere).
+type Instance interface {
+	// Check looks for a violation in the runs not excluded so far. For an
+	// Unsafe result it also returns the key of every step of Result.Run
+	// ("" for a step without one).
+	Check(ctx context.Context) (Result, []string, error)
+	// CheckForced looks for a violation in a run satisfying F(seq), without
+	// changing the instance for later checks.
+	CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string) (Result, error)
+	// Exclude removes, for all later checks, the runs satisfying F(seq).
+	Exclude(visible map[program.Label]bool, seq []string) error
+	Close() error
+}
