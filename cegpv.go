@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -316,6 +317,13 @@ func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error
 	}
 	if out.Status != interp.Violated {
 		return Result{}, program.Errorf(program.Internal, "counterexample replays on the original program without a violation (%v)", out.Status)
+	}
+	if len(out.Opaque) > 0 {
+		// The run draws values the model over-approximates (results of
+		// external functions): it is a run of the model, maybe not of the C
+		// program, so no FALSE can be claimed on it.
+		return Result{Result: backend.Result{Verdict: backend.Unknown, Bounds: from.Bounds, Stats: from.Stats,
+			Reason: "counterexample depends on results of external functions that are not modelled: " + strings.Join(out.Opaque, ", ")}}, nil
 	}
 	if v.opts.Property != "" && out.Prop != v.opts.Property {
 		return Result{}, program.Errorf(program.Internal, "counterexample violates %s, not the checked property %s", out.Prop, v.opts.Property)

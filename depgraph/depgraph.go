@@ -18,6 +18,7 @@ type EdgeKind uint8
 const (
 	Data    EdgeKind = 1 << iota // assignment, address computation
 	Control                      // guard, assume, lock
+	Sync                         // with Control: the guard is a lock (a Lock, or a call of a function that may block, such as a user-defined atomic lock)
 	Call                         // argument → parameter, return → result
 )
 
@@ -26,7 +27,7 @@ func (k EdgeKind) String() string {
 	for _, x := range []struct {
 		k EdgeKind
 		n string
-	}{{Data, "data"}, {Control, "control"}, {Call, "call"}} {
+	}{{Data, "data"}, {Control, "control"}, {Sync, "sync"}, {Call, "call"}} {
 		if k&x.k != 0 {
 			parts = append(parts, x.n)
 		}
@@ -953,12 +954,17 @@ func (b *builder) funcEdges(f *program.Func) {
 			}
 		}
 		// control edges: the guards this instruction depends on
-		var ctl []Var
+		var ctl, sync []Var
 		for _, j := range deps[i] {
-			ctl = append(ctl, b.guardReads(f, f.Body[j])...)
+			gr := b.guardReads(f, f.Body[j])
+			ctl = append(ctl, gr...)
+			if op := f.Body[j].Op; op == program.OpLock || op == program.OpCall {
+				sync = append(sync, gr...)
+			}
 		}
 		ctl = dedupe(ctl)
 		b.edges(ctl, writes, Control)
+		b.edges(dedupe(sync), writes, Control|Sync)
 		if in.Op == program.OpAssert {
 			vs := append(g.reads(fn, in.Rhs), ctl...)
 			g.Props[in.Prop] = append(g.Props[in.Prop], append(vs, b.ctx[fn]...)...)

@@ -29,13 +29,15 @@ func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, 
 // Paper is the heuristic of the CEGPV paper: the variables of the assertion
 // (its condition and the guards, joins and locks it is control dependent
 // on) plus those one data step behind them (assignments, arguments and
-// results; a guard of an assignment is not a data step). Control
+// results; a guard of an assignment is not a data step, but the lock
+// protecting it is: a mutex, or the variables a blocking call such as a
+// user-defined atomic lock waits on). Other control
 // dependences further back are left to refinement and to the wider levels.
 type Paper struct{}
 
 func (Paper) Name() string { return "paper" }
 
-func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call) }
+func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call|Sync) }
 
 // Cone keeps the whole backward cone of influence of the target.
 type Cone struct{}

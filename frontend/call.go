@@ -181,18 +181,7 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 	case name == "setjmp" || name == "longjmp" || name == "_setjmp" || name == "__sigsetjmp" || name == "sigsetjmp":
 		l.fail(x, "%s", name)
 	}
-	// Any other function without a body: evaluate the arguments, return a
-	// nondeterministic value of the result type.
-	effects()
-	l.debugOnce("unknown:"+name, "function without a body returns a nondeterministic value", "function", name, "pos", fl.cur.String())
-	t := resultType()
-	if t.Kind == program.Void || !want {
-		return nil
-	}
-	if !t.IsScalar() {
-		l.fail(x, "call of %s without a body returning %s", name, t)
-	}
-	return &program.Nondet{T: t}
+	return fl.external(x, name, as, want)
 }
 
 func isNull(e program.Expr) bool {

@@ -263,6 +263,7 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 		return fl.declRef(r, name, x)
 	case *cc.Parameter:
 		if v := fl.paramNames[name]; v != nil {
+			fl.checkArgvUse(v, x)
 			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	case *cc.Enumerator:
@@ -280,6 +281,7 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 
 func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program.Expr {
 	if v := fl.vars[d]; v != nil {
+		fl.checkArgvUse(v, n)
 		return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 	}
 	if v := fl.l.staticVar(d); v != nil {
@@ -290,6 +292,7 @@ func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program
 	}
 	if d.IsParam() {
 		if v := fl.paramNames[name]; v != nil {
+			fl.checkArgvUse(v, n)
 			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	}

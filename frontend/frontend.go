@@ -23,6 +23,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"modernc.org/cc/v4"
+	"modernc.org/token"
 
 	"cegpv.dev/cegpv/program"
 )
@@ -172,16 +173,89 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 	if opts.Model == program.LP64 {
 		pre = predefinedLP64
 	}
-	ast, err := cc.Translate(cfg, []cc.Source{
+	sources := []cc.Source{
 		{Name: "<predefined>", Value: pre},
 		{Name: "<builtin>", Value: cc.Builtin},
 		// cc may write into the buffer it is given: pass a copy.
 		{Name: file, Value: string(src)},
-	})
+	}
+	ast, err := cc.Translate(cfg, sources)
 	if err != nil {
+		if strings.Contains(err.Error(), "*cc.LabeledStatement") {
+			// cc's type checker reports a label defined twice in one
+			// function without a position: find it ourselves.
+			sources[2].Value = string(src)
+			if e := duplicateLabel(cfg, sources); e != nil {
+				return nil, e
+			}
+		}
 		return nil, parseError(file, err)
 	}
 	return ast, nil
+}
+
+// duplicateLabel parses sources without type checking and returns an
+// Unsupported error at the second definition of a label defined twice in
+// one function, or nil.
+func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
+	ast, err := cc.Parse(cfg, sources)
+	if err != nil || ast == nil {
+		return nil
+	}
+	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
+		ext := tu.ExternalDeclaration
+		if ext == nil || ext.Case != cc.ExternalDeclarationFuncDef {
+			continue
+		}
+		fd := ext.FunctionDefinition
+		seen := map[string]token.Position{}
+		var found error
+		var walk func(s *cc.Statement)
+		var block func(cs *cc.CompoundStatement)
+		block = func(cs *cc.CompoundStatement) {
+			if cs == nil {
+				return
+			}
+			for bl := cs.BlockItemList; bl != nil && found == nil; bl = bl.BlockItemList {
+				if bi := bl.BlockItem; bi != nil {
+					walk(bi.Statement)
+				}
+			}
+		}
+		walk = func(s *cc.Statement) {
+			if s == nil || found != nil {
+				return
+			}
+			switch s.Case {
+			case cc.StatementLabeled:
+				ls := s.LabeledStatement
+				if ls.Case == cc.LabeledStatementLabel {
+					name := ls.Token.SrcStr()
+					pos := ls.Token.Position()
+					if first, dup := seen[name]; dup {
+						found = &program.Error{Kind: program.Unsupported, Pos: toPos(pos),
+							Err: fmt.Errorf("label %s defined twice in function %s (first at %s:%d; a macro that defines a label, used twice?)",
+								name, fd.Declarator.Name(), first.Filename, first.Line)}
+						return
+					}
+					seen[name] = pos
+				}
+				walk(ls.Statement)
+			case cc.StatementCompound:
+				block(s.CompoundStatement)
+			case cc.StatementSelection:
+				walk(s.SelectionStatement.Statement)
+				walk(s.SelectionStatement.Statement2)
+			case cc.StatementIteration:
+				walk(s.IterationStatement.Statement)
+			}
+		}
+		block(fd.CompoundStatement)
+		if found != nil {
+			return found
+		}
+	}
+	return nil
 }
 
 // parseError turns a cc error list into an Unsupported error positioned at

@@ -31,6 +31,12 @@ type funcLowerer struct {
 
 	paramNames map[string]*program.Var
 
+	// argvVar is main's argv (see mainParams); argvOK is set while an
+	// argument of the form argv[E] of a modelled library call is lowered,
+	// the only use of argv the model allows.
+	argvVar *program.Var
+	argvOK  bool
+
 	nid  int
 	ntmp int
 	cur  program.Pos
@@ -105,6 +111,9 @@ func (l *lowerer) lowerFunc(fd *cc.FunctionDefinition, known map[string]bool) *f
 		}
 		fl.paramsByName(name, v)
 		f.Params = append(f.Params, v)
+	}
+	if cname == "main" && len(f.Params) > 0 {
+		fl.mainParams(d)
 	}
 	fl.compound(fd.CompoundStatement, false)
 	return fl

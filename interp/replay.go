@@ -85,6 +85,42 @@ type Outcome struct {
 	Final map[string]program.Value
 	// Threads is the number of threads created, main included.
 	Threads int
+	// Opaque lists the opaque values the run drew: for every executed step
+	// whose instruction has a program.Nondet with Origin != "" among its
+	// operands, "f at file:line" (f the Origin, the position the
+	// instruction's), without duplicates, in the order of first occurrence.
+	// Such a value over-approximates what an external function returns (or
+	// whether it returns), so a violation found by a run with a non-empty
+	// Opaque may not be a behaviour of the real program: it must not be
+	// reported as FALSE on trust.
+	Opaque []string
+}
+
+// opaqueDraws computes Outcome.Opaque for the steps of a run of p.
+func opaqueDraws(ix *program.LabelIndex, steps []program.Step) []string {
+	var out []string
+	seen := map[string]bool{}
+	done := map[program.Label]bool{}
+	for _, s := range steps {
+		if done[s.Label] {
+			continue
+		}
+		done[s.Label] = true
+		in := ix.Instr[s.Label]
+		if in == nil {
+			continue
+		}
+		for _, e := range in.Operands() {
+			for _, o := range program.Opaque(e) {
+				d := o + " at " + in.Pos.String()
+				if !seen[d] {
+					seen[d] = true
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Divergence says where and why a run does not replay.
@@ -229,6 +265,7 @@ func Replay(p *program.Program, run *program.Run) (*Outcome, error) {
 	}
 	out.Final = m.final()
 	out.Threads = len(m.threads)
+	out.Opaque = opaqueDraws(ix, out.Run.Steps)
 	last := len(run.Steps) - 1
 	var lastFail *Failure
 	if n := len(out.Failures); n > 0 && out.Failures[n-1].Step == last {

@@ -109,6 +109,7 @@ func Simulate(p *program.Program, opts SimOptions) (*Outcome, error) {
 		out.Status = st
 		out.Final = m.final()
 		out.Threads = len(m.threads)
+		out.Opaque = opaqueDraws(program.NewIndex(p), out.Run.Steps)
 		return out, nil
 	}
 	rounds := 0

@@ -118,8 +118,18 @@ type AddrOf struct {
 }
 
 // Nondet is any value of type T (the paper's *).
+//
+// Origin says where the value comes from. "" is a genuine nondeterministic
+// input (__VERIFIER_nondet_*, rand, a slicing abstraction, ...): every value
+// of T is possible in a real run. Otherwise it is the name of an external
+// function without a body whose result (or effect) the model
+// over-approximates: the real function returns some value of T, not
+// necessarily every one, so a run that depends on the value drawn may not be
+// a run of the real program. Origin is not printed by Print or ExprString
+// (Show mentions it); translations that copy nodes keep it.
 type Nondet struct {
-	T *Type
+	T      *Type
+	Origin string
 }
 
 // Compound is a brace initializer of a global: the elements of an array or
@@ -292,6 +302,24 @@ func HasNondet(e Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// Opaque returns the Origins of the opaque Nondet nodes of e (those with
+// Origin != ""), in pre-order, without duplicates.
+func Opaque(e Expr) []string {
+	var out []string
+	Walk(e, func(x Expr) bool {
+		if nd, ok := x.(*Nondet); ok && nd.Origin != "" {
+			for _, o := range out {
+				if o == nd.Origin {
+					return true
+				}
+			}
+			out = append(out, nd.Origin)
+		}
+		return true
+	})
+	return out
 }
 
 // IntConst returns a constant of integer type t holding v, normalised to t's width.

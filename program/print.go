@@ -641,7 +641,15 @@ func Show(w io.Writer, p *Program) error {
 			}
 		}
 		for _, in := range f.Body {
-			fmt.Fprintf(&b, "  %-*s  %s   // %s\n", width, in.Label, in.String(), in.Pos)
+			var opaque []string
+			for _, e := range in.Operands() {
+				opaque = append(opaque, Opaque(e)...)
+			}
+			extra := ""
+			if len(opaque) > 0 {
+				extra = " (opaque: " + strings.Join(opaque, ", ") + ")"
+			}
+			fmt.Fprintf(&b, "  %-*s  %s   // %s%s\n", width, in.Label, in.String(), in.Pos, extra)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

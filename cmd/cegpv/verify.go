@@ -241,6 +241,11 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		if out.Status != interp.Violated {
 			return unknown(program.Errorf(program.Internal, "counterexample replays on %s without violating a property", file))
 		}
+		if len(out.Opaque) > 0 {
+			o.Reason = "counterexample depends on results of external functions that are not modelled: " + strings.Join(out.Opaque, ", ")
+			o.Trace = traceOf(p, out.Run)
+			return o
+		}
 		o.Verdict = "FALSE"
 		o.Property = out.Prop
 		o.Trace = traceOf(p, out.Run)
@@ -267,7 +272,21 @@ func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	if inc, ok := be.(backend.Incremental); ok {
+		return gracefulInc{graceful{be}, inc}, nil
+	}
 	return graceful{be}, nil
+}
+
+// gracefulInc is graceful for an incremental backend: it keeps Open
+// visible so that the controller takes the incremental path.
+type gracefulInc struct {
+	graceful
+	inc backend.Incremental
+}
+
+func (g gracefulInc) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
+	return g.inc.Open(ctx, p, b)
 }
 
 // graceful wraps a backend so that one that does not return soon after its

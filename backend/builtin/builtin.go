@@ -1,0 +1,420 @@
+// Package builtin is cegpv's default backend: a symbolic bounded model
+// checker for concurrent programs.
+//
+// Check unwinds loops and inlines calls up to the bounds, executes every
+// thread instance symbolically to SSA form with path guards, and encodes
+// the interleavings with the partial-order (clock) encoding of Alglave,
+// Kroening and Tautschnig (CAV 2013): every block that executes atomically
+// (one instruction, or a whole atomic section) has a clock; its
+// shared-memory accesses are events; reads-from variables choose, for each
+// read, the write it sees, with no write of the same cell in between. The
+// formula (bit-precise, QF_ABV plus integer or bit-vector clocks) is solved
+// by an SMT-LIB2 solver process (package smt). A counterexample is rebuilt
+// from the model, ordered by the clocks, and replayed with interp.Replay
+// before Unsafe is reported.
+//
+// Assumptions, locks and joins strengthen the path guard of their thread:
+// a thread whose assumption fails simply has no later events, which gives
+// exactly the prefix semantics of reachability (a blocked thread never
+// hides a violation of another thread).
+//
+// Encoding details (see the files): reads-from uses the linear "last write"
+// form (concur.go); a block's reads see memory before it, its writes are
+// flushed at its end (encode.go); lock regions (pthread mutexes and
+// user-defined atomic lock functions) run as one block when no other thread
+// touches their data without the lock, or, by Lipton's reduction, when a
+// region that always completes has at most one racy access (locks.go). This
+// takes the SV-COMP wmm tasks from tens of seconds to about one. Anything the encoding cannot
+// represent faithfully is an Unsupported error; accesses that would be
+// execution errors in the interpreter (invalid pointers, out-of-bounds
+// indices, oversized symbolic allocations) make the answer Unknown unless a
+// violation is found that avoids them.
+//
+// Results: Unsafe only with a run that interp.Replay confirms (a run that
+// does not replay is an Internal error); Safe holds for the bounds
+// (Result.Bounds) and is a proof (Result.Proof) when unwinding assertions
+// were requested and no path reaches a cut (loop, recursion or thread bound).
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/smt"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+	"github.com/hashicorp/go-hclog"
+)
+
+// Options configure the backend.
+type Options struct {
+	Solver []string // solver command line; nil = z3 -in -smt2
+	Logger hclog.Logger
+	// BVClocks uses bit-vector clocks instead of integers (for solvers
+	// without integer arithmetic, e.g. boolector). Chosen automatically
+	// from the solver name when false.
+	BVClocks bool
+	// KeepFormula keeps the SMT-LIB2 text in Result.Log (for --dump).
+	KeepFormula bool
+}
+
+type builtinBackend struct{ opts Options }
+
+// New returns the built-in backend.
+func New(opts Options) backend.Backend {
+	if opts.Logger == nil {
+		opts.Logger = hclog.NewNullLogger()
+	}
+	return &builtinBackend{opts: opts}
+}
+
+func (b *builtinBackend) Name() string { return "builtin" }
+
+// Check verifies p under bounds.
+func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
+	if bounds.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, bounds.Timeout)
+		defer cancel()
+	}
+	s, err := NewSession(ctx, p, bounds, b.opts)
+	if err != nil {
+		return backend.Result{Verdict: backend.Unknown, Reason: err.Error()}, err
+	}
+	defer s.Close()
+	return s.Check()
+}
+
+// Session is an encoded instance kept alive in its solver, so that
+// refinement can add constraints over clocks between checks (design.md §1,
+// §6) instead of re-encoding the program:
+//
+//	s, err := builtin.NewSession(ctx, p, bounds, opts)
+//	defer s.Close()
+//	res, err := s.Check()               // like Backend.Check
+//	cs, gs := s.ClockOf("worker.3")     // clocks (and guards) of a label's instances
+//	s.AddClause("(or (not g1) (< c7 c12))") // e.g. forbid or force an order
+//	res, err = s.Check()                // solves again with the clause
+//
+// Each check runs inside push/pop, so clauses added with AddClause persist
+// while the property queries do not. Only labels of steps that belong to a
+// block (shared-memory accesses, synchronisation, atomic sections) have
+// clocks; a thread-local step is ordered by its thread's surrounding blocks.
+type Session struct {
+	ctx    context.Context
+	p      *program.Program
+	bounds backend.Bounds
+	opts   Options
+	enc    *enc
+	solver *smt.Solver
+	start  time.Time
+	encode time.Duration
+	viol   *term
+	bad    *term
+}
+
+// NewSession encodes p and loads the formula into a fresh solver.
+func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options) (s *Session, err error) {
+	if opts.Logger == nil {
+		opts.Logger = hclog.NewNullLogger()
+	}
+	s = &Session{ctx: ctx, p: p, bounds: bounds, opts: opts, start: time.Now()}
+	clockInt := !opts.BVClocks
+	if len(opts.Solver) > 0 && strings.Contains(opts.Solver[0], "boolector") {
+		clockInt = false
+	}
+	e, err := encodeProgram(ctx, p, bounds, clockInt)
+	if err != nil {
+		return nil, err
+	}
+	s.enc = e
+	s.encode = time.Since(s.start)
+	var viols []*term
+	for _, a := range e.asserts {
+		viols = append(viols, and(a.g, not(a.assert)))
+	}
+	s.viol = or(viols...)
+	var bads []*term
+	for _, b := range e.bad {
+		bads = append(bads, b.g)
+	}
+	s.bad = or(bads...)
+	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "time", s.encode)
+	if err := ctx.Err(); err != nil {
+		return nil, &program.Error{Kind: program.Timeout, Err: err}
+	}
+	sv, err := smt.Start(ctx, opts.Solver, opts.Logger)
+	if err != nil {
+		return nil, err
+	}
+	if opts.KeepFormula {
+		sv.KeepTranscript()
+	}
+	s.solver = sv
+	if isZ3(opts.Solver) && clockInt {
+		// z3's default arithmetic solver is very slow on clock orders in
+		// incremental mode (after push); the older simplex solver is
+		// several times faster on these formulas (measured).
+		sv.Send("(set-option :smt.arith.solver 2)\n")
+	}
+	if err := sv.Send(e.out.String()); err != nil {
+		sv.Close()
+		return nil, err
+	}
+	e.out.Reset()
+	return s, nil
+}
+
+// encodeProgram runs the symbolic execution and the concurrency encoding:
+// first plainly, then, when lock regions can be collapsed, again with them
+// collapsed (falling back to the plain encoding if that fails).
+func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt bool) (*enc, error) {
+	plain, err := encodeOnce(ctx, p, bounds, clockInt, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	coll := plain.collapsible()
+	regs := plain.collapsibleRegions(coll)
+	if len(coll) > 0 || len(regs) > 0 {
+		if c, err := encodeOnce(ctx, p, bounds, clockInt, coll, regs); err == nil {
+			if err := c.finishSafe(); err == nil {
+				return c, nil
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
+	}
+	return plain, plain.finishSafe()
+}
+
+func (e *enc) finishSafe() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = recovered(r)
+		}
+	}()
+	e.finish()
+	return nil
+}
+
+func recovered(r any) error {
+	if pe, ok := r.(*program.Error); ok {
+		return pe
+	}
+	return program.Errorf(program.Internal, "encoding: %v\n%s", r, debug.Stack())
+}
+
+// encodeOnce runs the symbolic execution, repeated when pointers of unknown
+// target meet objects created later.
+func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, recovered(r)
+		}
+	}()
+	var prev []*object
+	for pass := 0; pass < 3; pass++ {
+		e = newEnc(p, bounds, clockInt)
+		e.ctx = ctx
+		e.collapse = collapse
+		e.collapseRegs = regs
+		e.prev = prev
+		e.symex()
+		if !e.anyDeref || sameObjects(prev, e.objs) {
+			return e, nil
+		}
+		prev = e.objs
+	}
+	return nil, program.Errorf(program.Unsupported, "pointer targets do not stabilise")
+}
+
+func isZ3(argv []string) bool {
+	return len(argv) == 0 || strings.Contains(filepath.Base(argv[0]), "z3")
+}
+
+func sameObjects(a, b []*object) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].name != b[i].name || a[i].ncells != b[i].ncells {
+			return false
+		}
+	}
+	return true
+}
+
+// Close ends the solver.
+func (s *Session) Close() error {
+	if s.solver != nil {
+		return s.solver.Close()
+	}
+	return nil
+}
+
+// ClockOf returns the SMT names of the clocks of the blocks that contain an
+// executed instance of label l, each with its guard; refinement uses them
+// to force or forbid orders of labels (design.md §6).
+func (s *Session) ClockOf(l program.Label) (clocks []string, guards []string) {
+	for _, th := range s.enc.threads {
+		for _, r := range th.steps {
+			if r.in != nil && r.in.Label == l {
+				b := r.blk
+				if b == nil {
+					continue
+				}
+				clocks = append(clocks, b.clock)
+				guards = append(guards, r.g.s)
+			}
+		}
+	}
+	return clocks, guards
+}
+
+// AddClause asserts an SMT-LIB2 Bool term (typically over clocks from
+// ClockOf) permanently; the next Check takes it into account.
+func (s *Session) AddClause(term string) error { return s.solver.Assert(term) }
+
+func (s *Session) stats() backend.Stats {
+	st := s.solver.Stats()
+	return backend.Stats{
+		Vars:       s.enc.nsym + s.enc.nblocks,
+		Clauses:    st.Assertions + s.enc.nassert,
+		FormulaB:   st.BytesSent,
+		Events:     len(s.enc.events),
+		SolverTime: st.SolverTime,
+		EncodeTime: s.encode,
+		Total:      time.Since(s.start),
+	}
+}
+
+func (s *Session) result(v backend.Verdict, reason string) backend.Result {
+	r := backend.Result{Verdict: v, Reason: reason, Bounds: s.bounds, Stats: s.stats()}
+	if s.opts.KeepFormula {
+		r.Log = s.solver.Transcript()
+	}
+	return r
+}
+
+func (s *Session) check() (smt.Result, error) {
+	r, err := s.solver.CheckSat()
+	if err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+func (s *Session) unknown(err error) (backend.Result, error) {
+	res := s.result(backend.Unknown, err.Error())
+	return res, err
+}
+
+// Check solves: first for a violation that passes no invalid access, then
+// for invalid accesses (Unknown), then, with unwinding assertions, for
+// paths beyond the bounds.
+func (s *Session) Check() (backend.Result, error) {
+	sv := s.solver
+	// 1. violation without invalid accesses
+	sv.Push()
+	sv.Assert(s.viol.s)
+	sv.Assert(not(s.bad).s)
+	r, err := s.check()
+	if err != nil {
+		return s.unknown(err)
+	}
+	switch r {
+	case smt.Unknown:
+		sv.Pop()
+		return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
+	case smt.Sat:
+		run, err := s.enc.buildRun(sv)
+		sv.Pop()
+		if err != nil {
+			if program.KindOf(err) != 0 {
+				return s.unknown(err)
+			}
+			e := program.Errorf(program.Internal, "building the counterexample: %v", err)
+			return s.unknown(e)
+		}
+		out, err := interp.Replay(s.p, run)
+		if err != nil {
+			e := program.Errorf(program.Internal, "counterexample does not replay: %v", err)
+			res, _ := s.unknown(e)
+			res.Run = run
+			return res, e
+		}
+		if out.Status != interp.Violated {
+			e := program.Errorf(program.Internal, "counterexample replays to %s, not a violation", out.Status)
+			res, _ := s.unknown(e)
+			res.Run = run
+			return res, e
+		}
+		res := s.result(backend.Unsafe, "")
+		res.Run = out.Run
+		if res.Run == nil {
+			res.Run = run
+		}
+		return res, nil
+	}
+	sv.Pop()
+	// 2. invalid accesses
+	if len(s.enc.bad) > 0 {
+		sv.Push()
+		sv.Assert(s.bad.s)
+		r, err := s.check()
+		if err != nil {
+			return s.unknown(err)
+		}
+		if r != smt.Unsat {
+			reason := "possible invalid memory access"
+			if r == smt.Sat {
+				if vs, err := sv.GetValue(badTerms(s.enc.bad)); err == nil {
+					for i, v := range vs {
+						if v.Bool {
+							b := s.enc.bad[i]
+							reason = fmt.Sprintf("%s: %s", b.pos, b.why)
+							break
+						}
+					}
+				}
+			} else {
+				reason = "solver: " + sv.ReasonUnknown()
+			}
+			sv.Pop()
+			return s.result(backend.Unknown, reason), nil
+		}
+		sv.Pop()
+	}
+	res := s.result(backend.Safe, "")
+	// 3. unwinding assertions
+	if s.bounds.UnwindingAssertions {
+		if len(s.enc.cuts) == 0 {
+			res.Proof = true
+			return res, nil
+		}
+		sv.Push()
+		sv.Assert(or(s.enc.cuts...).s)
+		r, err := s.check()
+		sv.Pop()
+		if err != nil {
+			return s.unknown(err)
+		}
+		res.Proof = r == smt.Unsat
+		res.Stats = s.stats()
+	}
+	return res, nil
+}
+
+func badTerms(bs []badRec) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.g.s
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package builtin
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+)
+
+func valEq(a, b val) *term {
+	if (a.obj == nil) != (b.obj == nil) {
+		panic("comparison of pointer and integer cell values")
+	}
+	if a.obj != nil {
+		return and(eq(a.obj, b.obj), eq(a.t, b.t))
+	}
+	return eq(a.t, b.t)
+}
+
+// finish emits the concurrency constraints: reads-from with no intervening
+// write, thread ids of spawns, joins.
+func (e *enc) finish() {
+	keys := slices.SortedFunc(maps.Keys(e.cellEv), func(a, b cellKey) int {
+		if a.obj != b.obj {
+			return a.obj - b.obj
+		}
+		return int(a.off - b.off)
+	})
+	for _, k := range keys {
+		ce := e.cellEv[k]
+		if len(ce.reads) == 0 {
+			continue
+		}
+		o := e.objs[k.obj]
+		var initV val
+		if o.init != nil && o.init[k.off].t != nil {
+			initV = o.init[k.off]
+		} else {
+			initV = e.freshVal("i", o.cellType(k.off))
+		}
+		var writes []*event
+		for _, w := range ce.writes {
+			if !isFalse(w.g) {
+				writes = append(writes, w)
+			}
+		}
+		for _, r := range ce.reads {
+			if isFalse(r.g) {
+				continue
+			}
+			e.readsFrom(r, initV, writes)
+		}
+	}
+	e.distinctWrites()
+	e.regionHints()
+	// thread ids: the k-th spawn of the run creates thread k
+	for _, s := range e.spawns {
+		if s.child == nil {
+			continue
+		}
+		sum := bvc(32, 1)
+		for _, s2 := range e.spawns {
+			if s2 == s || s2.child == nil || s2.blk == s.blk {
+				continue
+			}
+			var before *term
+			if s2.th == s.th {
+				if s2.blk.seq < s.blk.seq {
+					before = s2.g
+				} else {
+					continue
+				}
+			} else {
+				before = and(s2.g, e.clockLT(s2.blk.clock, s.blk.clock))
+				if s2.idx() < s.idx() {
+					// distinct clocks for spawns of different threads
+					e.assert(implies(and(s.g, s2.g), not(&term{s: "(= " + s.blk.clock + " " + s2.blk.clock + ")"})))
+				}
+			}
+			sum = bin("bvadd", sum, boolToBV(before, 32))
+		}
+		e.assert(eq(s.child.tid, sum))
+	}
+	for _, j := range e.joins {
+		var alts []*term
+		for _, th := range e.threads {
+			if th.end == nil {
+				continue
+			}
+			alts = append(alts, and(th.spawnG, th.endG, eq(resize(th.tid, 64, false), j.t.t), e.clockLT(th.end.clock, j.blk.clock)))
+		}
+		e.assert(eq(j.ok, or(alts...)))
+	}
+}
+
+func (s *stepRec) idx() int { return s.seq }
+
+// readsFrom encodes what read r sees with the "last write" formulation,
+// linear in the number of writes: L is the clock of the last write of the
+// cell before r (the initial value has clock 0, every block clock is
+// positive); every write before r has a clock <= L; r reads from a write
+// whose clock is L. Writes of one cell from different threads have distinct
+// clocks (see distinctWrites), so the last write is unique.
+func (e *enc) readsFrom(r *event, initV val, writes []*event) {
+	e.tick()
+	var cands []*event
+	for _, w := range writes {
+		if w.blk == r.blk {
+			continue
+		}
+		if w.blk.th == r.blk.th && w.blk.seq > r.blk.seq {
+			continue // later in program order
+		}
+		cands = append(cands, w)
+	}
+	// The latest earlier write of r's own thread that surely happens when r
+	// does hides every earlier write of that thread, and the initial value.
+	var own *event
+	for _, w := range cands {
+		if w.blk.th == r.blk.th && (isTrue(w.g) || w.g.s == r.g.s) && (own == nil || w.blk.seq > own.blk.seq) {
+			own = w
+		}
+	}
+	if own != nil {
+		kept := cands[:0:0]
+		for _, w := range cands {
+			if w.blk.th == r.blk.th && w.blk.seq < own.blk.seq {
+				continue
+			}
+			kept = append(kept, w)
+		}
+		cands = kept
+	}
+	ct := e.objs[r.cell.obj].cellType(r.cell.off)
+	initV = e.convertCell(initV, ct)
+	if len(cands) == 0 {
+		e.assert(implies(r.g, valEq(r.v, initV)))
+		return
+	}
+	e.nsym++
+	L := "L" + strconv.Itoa(e.nsym)
+	e.out.WriteString("(declare-fun " + L + " () " + e.clockSort() + ")\n")
+	zero := e.clockZero()
+	var rfs []*term
+	newRF := func() *term {
+		e.nsym++
+		name := "rf" + strconv.Itoa(e.nsym)
+		e.out.WriteString("(declare-fun " + name + " () Bool)\n")
+		t := &term{s: name}
+		rfs = append(rfs, t)
+		return t
+	}
+	if own == nil {
+		rf0 := newRF()
+		e.assert(implies(rf0, and(valEq(r.v, initV), &term{s: "(= " + L + " " + zero + ")"})))
+	}
+	for _, w := range cands {
+		before := tTrue
+		notAfter := tTrue
+		if !(w.blk.th == r.blk.th && w.blk.seq < r.blk.seq) {
+			before = e.clockLT(w.blk.clock, r.blk.clock)
+			notAfter = e.clockLE(w.blk.clock, r.blk.clock)
+		}
+		// every write not after r is no later than L; since the write r
+		// reads from is strictly before r, this also rules out a write of
+		// another thread with the same clock as r
+		e.assert(implies(and(w.g, notAfter), e.clockLE(w.blk.clock, L)))
+		rf := newRF()
+		e.assert(implies(rf, and(w.g, before, valEq(r.v, w.v), &term{s: "(= " + L + " " + w.blk.clock + ")"})))
+	}
+	e.assert(implies(r.g, or(rfs...)))
+}
+
+func (e *enc) clockLE(a, b string) *term {
+	if e.clockInt {
+		return &term{s: "(<= " + a + " " + b + ")"}
+	}
+	return &term{s: "(bvule " + a + " " + b + ")"}
+}
+
+func (e *enc) clockZero() string {
+	if e.clockInt {
+		return "0"
+	}
+	return "(_ bv0 24)"
+}
+
+// distinctWrites makes the clocks of blocks of different threads that write
+// a common cell distinct when both happen.
+func (e *enc) distinctWrites() {
+	type pair struct{ a, b int }
+	done := map[pair]bool{}
+	keys := slices.SortedFunc(maps.Keys(e.cellEv), func(a, b cellKey) int {
+		if a.obj != b.obj {
+			return a.obj - b.obj
+		}
+		return int(a.off - b.off)
+	})
+	for _, k := range keys {
+		ce := e.cellEv[k]
+		if len(ce.reads) == 0 {
+			continue
+		}
+		for i, w := range ce.writes {
+			for _, w2 := range ce.writes[i+1:] {
+				if w.blk.th == w2.blk.th || isFalse(w.g) || isFalse(w2.g) {
+					continue
+				}
+				p := pair{w.blk.id, w2.blk.id}
+				if done[p] {
+					continue
+				}
+				done[p] = true
+				e.assert(implies(and(w.g, w2.g), not(&term{s: "(= " + w.blk.clock + " " + w2.blk.clock + ")"})))
+			}
+		}
+	}
+}

@@ -1,0 +1,684 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/program"
+)
+
+const (
+	objW       = 16   // width of object ids in pointers
+	heapCap    = 16   // elements of a heap block whose count is not a constant
+	maxCells   = 4096 // cells of one object
+	maxThreads = 64
+)
+
+// enc is the symbolic execution of one program under bounds; it produces
+// the SMT text of the partial-order encoding.
+type enc struct {
+	p            *program.Program
+	b            backend.Bounds
+	out          strings.Builder
+	nsym         int
+	objs         []*object
+	funcObjs     map[string]*object
+	globals      map[string]*object
+	threads      []*thread
+	queue        []*thread
+	nblocks      int
+	events       []*event
+	cellEv       map[cellKey]*cellEvents
+	asserts      []*stepRec
+	cuts         []*term // unwinding (and thread-bound) cut guards
+	bad          []badRec
+	spawns       []*stepRec
+	joins        []joinRec
+	offW         int
+	clockInt     bool
+	siteCnt      map[program.Label]int
+	prev         []*object // objects of the previous pass (pointer targets not yet created)
+	anyDeref     bool
+	nframes      int
+	stepSeq      int
+	nassert      int
+	lockFn       map[string][2]int
+	lockSeen     map[cellKey]bool
+	lockBad      map[cellKey]bool
+	collapse     map[cellKey]bool // lock regions run as one block
+	collapseRegs map[int]bool     // region instances run as one block
+	inSync       bool
+	regions      []*region
+	divs         map[string]*term // quotients by operands, for %
+	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
+	ctx          context.Context  // cancels a long encoding
+	ticks        int
+}
+
+// tick panics with a Timeout error once the context is done (checked every
+// few hundred calls).
+func (e *enc) tick() {
+	e.ticks++
+	if e.ctx != nil && e.ticks%128 == 0 {
+		if err := e.ctx.Err(); err != nil {
+			panic(&program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)})
+		}
+	}
+}
+
+type cellEvents struct {
+	reads, writes []*event
+}
+
+type badRec struct {
+	g   *term
+	why string
+	pos program.Pos
+}
+
+type joinRec struct {
+	blk *block
+	t   val
+	ok  *term
+}
+
+// state is the symbolic state of one path set of a thread.
+type state struct {
+	g     *term
+	mem   map[cellKey]val // thread-local cells
+	cache map[cellKey]*centry
+	blk   *block
+	depth int
+	loops map[int][2]int // loop head pc -> {iterations, back-edge pc}
+	held  []heldLock     // locks held (analysis of lock regions)
+	regs  []cellKey      // open collapsed lock regions
+}
+
+type centry struct {
+	known bool
+	v     val
+	wflag *term
+	held  []heldLock // locks held at the last write
+	sync  bool
+}
+
+func (st *state) fork(g *term) *state {
+	n := &state{g: g, mem: maps.Clone(st.mem), blk: st.blk, depth: st.depth, loops: maps.Clone(st.loops),
+		held: slices.Clone(st.held), regs: slices.Clone(st.regs)}
+	if st.cache != nil {
+		n.cache = make(map[cellKey]*centry, len(st.cache))
+		for k, c := range st.cache {
+			cc := *c
+			n.cache[k] = &cc
+		}
+	}
+	return n
+}
+
+type frame struct {
+	fn      *program.Func
+	id      int
+	vars    map[string]*object
+	th      *thread
+	retAddr *val // caller's lvalue for the result
+	retType *program.Type
+	parent  *frame
+}
+
+func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
+	e := &enc{p: p, b: b, funcObjs: map[string]*object{}, globals: map[string]*object{},
+		cellEv: map[cellKey]*cellEvents{}, siteCnt: map[program.Label]int{}, clockInt: clockInt,
+		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}}
+	e.offW = 32
+	if p.Model == program.LP64 {
+		e.offW = 64
+	}
+	return e
+}
+
+// ---------------------------------------------------------------- symbols
+
+func (e *enc) fresh(prefix string, w int) *term {
+	e.nsym++
+	name := prefix + strconv.Itoa(e.nsym)
+	fmt.Fprintf(&e.out, "(declare-fun %s () %s)\n", name, sortOf(w))
+	return &term{s: name, w: w}
+}
+
+// name gives a long term a name (define-fun), keeping formulas DAG-shaped.
+func (e *enc) name(t *term) *term {
+	if t.c || len(t.s) < 48 {
+		return t
+	}
+	e.nsym++
+	name := "d" + strconv.Itoa(e.nsym)
+	// declare and equate rather than define-fun: z3 expands define-fun
+	// macros at parse time, which blows up on deep shared guards.
+	fmt.Fprintf(&e.out, "(declare-fun %s () %s)\n(assert (= %s %s))\n", name, sortOf(t.w), name, t.s)
+	e.nassert++
+	return &term{s: name, w: t.w}
+}
+
+func (e *enc) nameVal(v val) val {
+	v.t = e.name(v.t)
+	if v.obj != nil {
+		v.obj = e.name(v.obj)
+	}
+	if v.b != nil {
+		v.b = e.name(v.b)
+	}
+	return v
+}
+
+func (e *enc) assert(t *term) {
+	if isTrue(t) {
+		return
+	}
+	e.nassert++
+	e.out.WriteString("(assert ")
+	e.out.WriteString(t.s)
+	e.out.WriteString(")\n")
+}
+
+func (e *enc) clockLT(a, b string) *term {
+	if e.clockInt {
+		return &term{s: "(< " + a + " " + b + ")"}
+	}
+	return &term{s: "(bvult " + a + " " + b + ")"}
+}
+
+func (e *enc) clockSort() string {
+	if e.clockInt {
+		return "Int"
+	}
+	return "(_ BitVec 24)"
+}
+
+// freshVal returns an unconstrained value of scalar type t.
+func (e *enc) freshVal(prefix string, t *program.Type) val {
+	if t.Kind == program.Pointer || t.Kind == program.Function {
+		return val{obj: e.fresh(prefix, objW), t: e.fresh(prefix, e.offW), any: true}
+	}
+	return val{t: e.fresh(prefix, t.Bits())}
+}
+
+func (e *enc) zeroVal(t *program.Type) val {
+	if isPtrType(t) {
+		return val{obj: bvc(objW, 0), t: bvc(e.offW, 0), pts: []int{}}
+	}
+	return val{t: bvc(t.Bits(), 0)}
+}
+
+func isPtrType(t *program.Type) bool { return t.Kind == program.Pointer || t.Kind == program.Function }
+
+// ---------------------------------------------------------------- objects
+
+func (e *enc) newObject(name string, t *program.Type, shared bool) *object {
+	n := t.Cells()
+	if n > maxCells {
+		e.unsupported(program.Pos{}, "object %s has %d cells (limit %d)", name, n, maxCells)
+	}
+	o := &object{id: len(e.objs), name: name, typ: t, ncells: n, shared: shared}
+	e.objs = append(e.objs, o)
+	if len(e.objs) >= 1<<objW {
+		e.unsupported(program.Pos{}, "too many objects")
+	}
+	return o
+}
+
+func (e *enc) initObjects() {
+	e.objs = []*object{{id: 0, name: "NULL", typ: program.VoidType}}
+	for _, f := range e.p.Funcs {
+		o := &object{id: len(e.objs), name: "fn:" + f.Name, typ: program.VoidType, fn: f.Name}
+		e.objs = append(e.objs, o)
+		e.funcObjs[f.Name] = o
+	}
+	exposed := addrTakenGlobals(e.p)
+	for _, g := range e.p.Globals {
+		o := e.newObject(g.Name, g.Type, true)
+		o.exposed = g.AddrTaken || exposed[g.Name]
+		e.globals[g.Name] = o
+	}
+	for _, g := range e.p.Globals {
+		o := e.globals[g.Name]
+		o.init = make([]val, o.ncells)
+		for k := range o.init {
+			o.init[k] = e.zeroVal(o.cellType(int64(k)))
+		}
+		if g.Init != nil {
+			e.initCells(o, 0, g.Type, g.Init)
+		}
+	}
+}
+
+func addrTakenGlobals(p *program.Program) map[string]bool {
+	out := map[string]bool{}
+	visit := func(x program.Expr) {
+		program.Walk(x, func(x program.Expr) bool {
+			if a, ok := x.(*program.AddrOf); ok {
+				if r := baseRef(a.X); r != nil && !r.Local {
+					out[r.Name] = true
+				}
+			}
+			// arrays decay to pointers when used as values
+			if r, ok := x.(*program.Ref); ok && r.T.Kind == program.Array && !r.Local {
+				out[r.Name] = true
+			}
+			return true
+		})
+	}
+	for _, g := range p.Globals {
+		if g.Init != nil {
+			visit(g.Init)
+		}
+	}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, x := range in.Operands() {
+				visit(x)
+			}
+		}
+	}
+	return out
+}
+
+func baseRef(x program.Expr) *program.Ref {
+	for {
+		switch y := x.(type) {
+		case *program.Ref:
+			return y
+		case *program.Index:
+			x = y.X
+		case *program.FieldSel:
+			x = y.X
+		default:
+			return nil
+		}
+	}
+}
+
+func (e *enc) initCells(o *object, off int64, t *program.Type, x program.Expr) {
+	switch x := x.(type) {
+	case *program.Compound:
+		switch t.Kind {
+		case program.Array:
+			ec := t.Elem.Cells()
+			for i, el := range x.Elems {
+				e.initCells(o, off+int64(i)*ec, t.Elem, el)
+			}
+		case program.Struct, program.Union:
+			for i, el := range x.Elems {
+				if i < len(t.Fields) {
+					e.initCells(o, off+t.FieldCell(i), t.Fields[i].Type, el)
+				}
+				if t.Kind == program.Union {
+					break
+				}
+			}
+		default:
+			if len(x.Elems) > 0 {
+				e.initCells(o, off, t, x.Elems[0])
+			}
+		}
+		return
+	}
+	if !t.IsScalar() {
+		e.unsupported(o.initPos(e), "initializer of %s", o.name)
+	}
+	v := e.constEval(x, t)
+	o.init[off] = v
+}
+
+func (o *object) initPos(e *enc) program.Pos {
+	if g := e.p.Global(o.name); g != nil {
+		return g.Pos
+	}
+	return program.Pos{}
+}
+
+// constEval evaluates a constant initializer.
+func (e *enc) constEval(x program.Expr, t *program.Type) val {
+	switch x := x.(type) {
+	case *program.Const:
+		return e.constVal(x)
+	case *program.FuncRef:
+		return e.funcPtr(x.Name)
+	case *program.AddrOf, *program.Cast, *program.Ref:
+		st := &state{g: tTrue, mem: map[cellKey]val{}}
+		v := e.evalNoMem(st, x)
+		if v.t.c && (v.obj == nil || v.obj.c) {
+			return e.convert(v, x.Type(), t)
+		}
+	}
+	e.unsupported(program.Pos{}, "non-constant initializer %s", program.ExprString(x))
+	return val{}
+}
+
+// evalNoMem evaluates constant address expressions (no memory reads).
+func (e *enc) evalNoMem(st *state, x program.Expr) val {
+	switch x := x.(type) {
+	case *program.AddrOf:
+		if f, ok := x.X.(*program.FuncRef); ok {
+			return e.funcPtr(f.Name)
+		}
+		return e.addr(st, nil, x.X, tTrue)
+	case *program.Cast:
+		return e.convert(e.evalNoMem(st, x.X), x.X.Type(), x.T)
+	case *program.Ref:
+		if x.T.Kind == program.Array && !x.Local {
+			return e.addr(st, nil, x, tTrue)
+		}
+	case *program.Const:
+		return e.constVal(x)
+	case *program.FuncRef:
+		return e.funcPtr(x.Name)
+	}
+	e.unsupported(program.Pos{}, "non-constant initializer %s", program.ExprString(x))
+	return val{}
+}
+
+func (e *enc) funcPtr(name string) val {
+	o := e.funcObjs[name]
+	if o == nil {
+		e.unsupported(program.Pos{}, "function %s has no body", name)
+	}
+	return val{obj: bvc(objW, uint64(o.id)), t: bvc(e.offW, 0), pts: []int{o.id}}
+}
+
+func (e *enc) constVal(c *program.Const) val {
+	if isPtrType(c.T) {
+		if c.V != 0 {
+			e.unsupported(program.Pos{}, "integer address %d", c.V)
+		}
+		return e.zeroVal(c.T)
+	}
+	return val{t: bvc(c.T.Bits(), uint64(c.V))}
+}
+
+// ---------------------------------------------------------------- blocks
+
+func (e *enc) newBlock(th *thread, g *term, kind string, label program.Label) *block {
+	e.nblocks++
+	b := &block{id: e.nblocks, th: th, seq: len(th.blocks), g: g, kind: kind, label: label}
+	b.clock = "c" + strconv.Itoa(b.id)
+	fmt.Fprintf(&e.out, "(declare-fun %s () %s)\n", b.clock, e.clockSort())
+	if n := len(th.blocks); n > 0 {
+		e.assert(e.clockLT(th.blocks[n-1].clock, b.clock))
+	}
+	th.blocks = append(th.blocks, b)
+	return b
+}
+
+// ensureBlock returns the block the current step's accesses belong to,
+// opening a one-instruction block outside atomic sections.
+func (e *enc) ensureBlock(st *state, th *thread, in *program.Instr) *block {
+	if st.blk == nil {
+		st.blk = e.newBlock(th, st.g, "instr", in.Label)
+		st.cache = map[cellKey]*centry{}
+	}
+	return st.blk
+}
+
+// endBlock emits the write events of the current block.
+func (e *enc) endBlock(st *state) {
+	b := st.blk
+	if b == nil {
+		return
+	}
+	keys := slices.SortedFunc(maps.Keys(st.cache), func(a, b cellKey) int {
+		if a.obj != b.obj {
+			return a.obj - b.obj
+		}
+		return int(a.off - b.off)
+	})
+	for _, k := range keys {
+		c := st.cache[k]
+		if c.wflag == nil || isFalse(c.wflag) {
+			continue
+		}
+		g := e.name(and(st.g, c.wflag))
+		if isFalse(g) {
+			continue
+		}
+		ev := &event{id: len(e.events), blk: b, cell: k, write: true, g: g, v: c.v, held: c.held, sync: c.sync}
+		e.events = append(e.events, ev)
+		b.writes = append(b.writes, ev)
+		e.cells(k).writes = append(e.cells(k).writes, ev)
+	}
+	b.endG = st.g
+	st.blk = nil
+	st.cache = nil
+}
+
+// heldAtWrite is the intersection of the locks held at the writes of a
+// cell within one block.
+func (e *enc) heldAtWrite(st *state, c *centry) []heldLock {
+	if c == nil || c.wflag == nil || isFalse(c.wflag) {
+		return slices.Clone(st.held)
+	}
+	var out []heldLock
+	for _, h := range c.held {
+		if heldIndex(st.held, h.cell) >= 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func (e *enc) cells(k cellKey) *cellEvents {
+	c := e.cellEv[k]
+	if c == nil {
+		c = &cellEvents{}
+		e.cellEv[k] = c
+	}
+	return c
+}
+
+// ---------------------------------------------------------------- cells
+
+func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k int64, g *term) val {
+	key := cellKey{o.id, k}
+	if !o.shared {
+		if v, ok := st.mem[key]; ok {
+			return v
+		}
+		return e.zeroVal(o.cellType(k))
+	}
+	e.ensureBlock(st, th, in)
+	c := st.cache[key]
+	if c != nil && c.known {
+		return c.v
+	}
+	v := e.readEvent(st, o, k, g)
+	if c == nil {
+		st.cache[key] = &centry{known: true, v: v, wflag: tFalse, held: slices.Clone(st.held)}
+	} else {
+		// written under some condition but the old value was unknown: cannot happen
+		e.internal("cache entry without value")
+	}
+	return v
+}
+
+func (e *enc) readEvent(st *state, o *object, k int64, g *term) val {
+	v := e.freshVal("r", o.cellType(k))
+	v.any = true
+	ev := &event{id: len(e.events), blk: st.blk, cell: cellKey{o.id, k}, g: g, v: v, held: slices.Clone(st.held), sync: e.inSync}
+	e.events = append(e.events, ev)
+	st.blk.reads = append(st.blk.reads, ev)
+	e.cells(ev.cell).reads = append(e.cells(ev.cell).reads, ev)
+	return v
+}
+
+func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k int64, cond *term, v val, g *term, rec *stepRec) {
+	key := cellKey{o.id, k}
+	v = e.convertCell(v, o.cellType(k))
+	rec.assigned = append(rec.assigned, assignRec{obj: o, off: k, cond: cond, v: v})
+	if !o.shared {
+		if isTrue(cond) {
+			st.mem[key] = v
+			return
+		}
+		old, ok := st.mem[key]
+		if !ok {
+			old = e.zeroVal(o.cellType(k))
+		}
+		st.mem[key] = e.nameVal(iteVal(cond, v, old))
+		return
+	}
+	e.ensureBlock(st, th, in)
+	c := st.cache[key]
+	if isTrue(cond) {
+		st.cache[key] = &centry{known: true, v: v, wflag: tTrue, held: e.heldAtWrite(st, c), sync: e.inSync}
+		return
+	}
+	if c == nil || !c.known {
+		old := e.readEvent(st, o, k, g)
+		c = &centry{known: true, v: old, wflag: tFalse, held: slices.Clone(st.held)}
+		st.cache[key] = c
+	}
+	c.v = e.nameVal(iteVal(cond, v, c.v))
+	c.wflag = e.name(or(cond, c.wflag))
+	c.held = e.heldAtWrite(st, c)
+	c.sync = c.sync || e.inSync
+}
+
+// convertCell adapts a value to the representation of a cell type.
+func (e *enc) convertCell(v val, t *program.Type) val {
+	if isPtrType(t) {
+		if v.obj == nil {
+			if v.t.c && v.t.v == 0 {
+				return e.zeroVal(t)
+			}
+			e.unsupported(program.Pos{}, "integer stored into a pointer cell")
+		}
+		return v
+	}
+	if v.obj != nil {
+		e.unsupported(program.Pos{}, "pointer stored into an integer cell")
+	}
+	if v.t.w != t.Bits() {
+		v = val{t: resize(v.t, t.Bits(), false)}
+	}
+	return v
+}
+
+func iteVal(c *term, a, b val) val {
+	if c.c {
+		if c.v != 0 {
+			return a
+		}
+		return b
+	}
+	r := val{t: ite(c, a.t, b.t)}
+	if a.obj != nil || b.obj != nil {
+		if a.obj == nil || b.obj == nil {
+			panic("ite of pointer and integer")
+		}
+		r.obj = ite(c, a.obj, b.obj)
+		r.any = a.any || b.any
+		if !r.any {
+			r.pts = union(a.pts, b.pts)
+		}
+	} else if a.b != nil && b.b != nil {
+		r.b = ite(c, a.b, b.b)
+	}
+	return r
+}
+
+func union(a, b []int) []int {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ---------------------------------------------------------------- merging
+
+func (e *enc) merge(states []*state, pos program.Pos) *state {
+	var live []*state
+	for _, s := range states {
+		if s != nil && !isFalse(s.g) {
+			live = append(live, s)
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	r := live[0]
+	for _, s := range live[1:] {
+		r = e.merge2(r, s, pos)
+	}
+	return r
+}
+
+func (e *enc) merge2(a, b *state, pos program.Pos) *state {
+	if a.depth != b.depth || a.blk != b.blk {
+		e.unsupported(pos, "paths with different atomic sections meet")
+	}
+	ga := a.g
+	if !slices.Equal(a.regs, b.regs) {
+		e.unsupported(pos, "paths with different lock regions meet")
+	}
+	r := &state{g: e.name(or(a.g, b.g)), mem: map[cellKey]val{}, blk: a.blk, depth: a.depth, loops: maps.Clone(a.loops),
+		held: e.mergeHeld(a.held, b.held), regs: slices.Clone(a.regs)}
+	for k, n := range b.loops {
+		if m, ok := r.loops[k]; !ok || n[0] > m[0] {
+			r.loops[k] = n
+		}
+	}
+	for k, va := range a.mem {
+		if vb, ok := b.mem[k]; ok {
+			r.mem[k] = e.nameVal(iteVal(ga, va, vb))
+		} else {
+			r.mem[k] = va
+		}
+	}
+	for k, vb := range b.mem {
+		if _, ok := a.mem[k]; !ok {
+			r.mem[k] = vb
+		}
+	}
+	if a.blk != nil {
+		r.cache = map[cellKey]*centry{}
+		keys := map[cellKey]bool{}
+		for k := range a.cache {
+			keys[k] = true
+		}
+		for k := range b.cache {
+			keys[k] = true
+		}
+		for _, k := range slices.SortedFunc(maps.Keys(keys), func(x, y cellKey) int {
+			if x.obj != y.obj {
+				return x.obj - y.obj
+			}
+			return int(x.off - y.off)
+		}) {
+			ca, cb := a.cache[k], b.cache[k]
+			o := e.objs[k.obj]
+			if ca == nil || !ca.known {
+				ca = &centry{known: true, v: e.readEvent(a, o, k.off, a.g), wflag: tFalse, held: slices.Clone(a.held)}
+			}
+			if cb == nil || !cb.known {
+				cb = &centry{known: true, v: e.readEvent(b, o, k.off, b.g), wflag: tFalse, held: slices.Clone(b.held)}
+			}
+			var held []heldLock
+			for _, h := range ca.held {
+				if heldIndex(cb.held, h.cell) >= 0 {
+					held = append(held, h)
+				}
+			}
+			r.cache[k] = &centry{known: true, v: e.nameVal(iteVal(ga, ca.v, cb.v)), wflag: e.name(ite(ga, ca.wflag, cb.wflag)),
+				held: held, sync: ca.sync || cb.sync}
+		}
+	}
+	return r
+}

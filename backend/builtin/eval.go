@@ -1,0 +1,513 @@
+package builtin
+
+import (
+	"cegpv.dev/cegpv/program"
+)
+
+// ectx is the context of evaluating the operands of one instruction.
+type ectx struct {
+	st  *state
+	fr  *frame
+	th  *thread
+	in  *program.Instr
+	rec *stepRec
+	nd  map[*program.Nondet]val
+}
+
+// cond returns the Bool "v != 0" (pointer: not NULL).
+func (e *enc) cond(v val) *term {
+	if v.b != nil {
+		return v.b
+	}
+	if v.obj != nil {
+		return not(and(eq(v.obj, bvc(objW, 0)), eq(v.t, bvc(e.offW, 0))))
+	}
+	return nonzero(v.t)
+}
+
+func (e *enc) boolVal(b *term, t *program.Type) val {
+	return val{t: boolToBV(b, t.Bits()), b: b}
+}
+
+// eval evaluates a scalar expression. g is the guard under which its memory
+// reads happen.
+func (e *enc) eval(c *ectx, x program.Expr, g *term) val {
+	switch x := x.(type) {
+	case *program.Const:
+		return e.constVal(x)
+	case *program.FuncRef:
+		return e.funcPtr(x.Name)
+	case *program.Nondet:
+		v, ok := c.nd[x]
+		if !ok {
+			e.internal("nondet without value")
+		}
+		return v
+	case *program.Ref:
+		if x.T.Kind == program.Array {
+			return e.addr(c.st, c, x, g)
+		}
+		return e.load(c, e.addr(c.st, c, x, g), x.T, g)
+	case *program.Index, *program.FieldSel:
+		if x.Type().Kind == program.Array {
+			return e.addr(c.st, c, x, g)
+		}
+		if program.IsLValue(x) {
+			return e.load(c, e.addr(c.st, c, x, g), x.Type(), g)
+		}
+		e.unsupported(c.in.Pos, "value of %s", program.ExprString(x))
+	case *program.Deref:
+		if x.T.Kind == program.Function {
+			return e.eval(c, x.X, g)
+		}
+		if x.T.Kind == program.Array {
+			return e.eval(c, x.X, g)
+		}
+		return e.load(c, e.addr(c.st, c, x, g), x.T, g)
+	case *program.AddrOf:
+		switch y := x.X.(type) {
+		case *program.FuncRef:
+			return e.funcPtr(y.Name)
+		case *program.Deref:
+			return e.eval(c, y.X, g)
+		}
+		return e.addr(c.st, c, x.X, g)
+	case *program.Unary:
+		v := e.eval(c, x.X, g)
+		switch x.Op {
+		case program.Not:
+			return e.boolVal(not(e.cond(v)), x.T)
+		case program.Neg:
+			e.noPtr(c, v)
+			return val{t: bin("bvsub", bvc(v.t.w, 0), v.t)}
+		case program.BitNot:
+			e.noPtr(c, v)
+			return val{t: bin("bvxor", v.t, bvc(v.t.w, mask(v.t.w)))}
+		}
+	case *program.Binary:
+		return e.binary(c, x, g)
+	case *program.CondExpr:
+		cc := e.name(e.cond(e.eval(c, x.C, g)))
+		a := e.eval(c, x.X, e.name(and(g, cc)))
+		b := e.eval(c, x.Y, e.name(and(g, not(cc))))
+		if isPtrType(x.T) {
+			a, b = e.convertCell(a, x.T), e.convertCell(b, x.T)
+		}
+		return e.nameVal(iteVal(cc, a, b))
+	case *program.Cast:
+		return e.convert(e.eval(c, x.X, g), x.X.Type(), x.T)
+	}
+	e.unsupported(c.in.Pos, "expression %s", program.ExprString(x))
+	return val{}
+}
+
+func (e *enc) noPtr(c *ectx, v val) {
+	if v.obj != nil {
+		e.unsupported(c.in.Pos, "arithmetic on an address")
+	}
+}
+
+// convert implements casts.
+func (e *enc) convert(v val, from, to *program.Type) val {
+	switch to.Kind {
+	case program.Bool:
+		return val{t: boolToBV(e.cond(v), 1), b: e.cond(v)}
+	case program.Int, program.Mutex, program.Cond:
+		if v.obj != nil {
+			// only integer addresses (object 0) convert back to integers
+			if !(v.obj.c && v.obj.v == 0) {
+				e.unsupported(program.Pos{}, "conversion of an address to an integer")
+			}
+			v = val{t: v.t}
+			from = program.IntType(int64(e.offW/8), false)
+		}
+		signed := from.Kind == program.Int && from.Signed
+		return val{t: resize(v.t, to.Bits(), signed)}
+	case program.Pointer, program.Function:
+		if v.obj != nil {
+			return v
+		}
+		if v.t.c && v.t.v == 0 {
+			return e.zeroVal(to)
+		}
+		// an integer address: object 0 (NULL's), offset = the integer
+		signed := from.Kind == program.Int && from.Signed
+		return val{obj: bvc(objW, 0), t: resize(v.t, e.offW, signed), pts: []int{}}
+	case program.Void:
+		return v
+	}
+	return v
+}
+
+func (e *enc) binary(c *ectx, x *program.Binary, g *term) val {
+	a := e.eval(c, x.X, g)
+	b := e.eval(c, x.Y, g)
+	xt, yt := x.X.Type(), x.Y.Type()
+	if a.obj != nil || b.obj != nil || isPtrType(xt) || isPtrType(yt) {
+		return e.ptrBinary(c, x, a, b)
+	}
+	w := a.t.w
+	signed := xt.Kind == program.Int && xt.Signed
+	switch x.Op {
+	case program.Add:
+		return val{t: bin("bvadd", a.t, b.t)}
+	case program.Sub:
+		return val{t: bin("bvsub", a.t, b.t)}
+	case program.Mul:
+		return val{t: bin("bvmul", a.t, b.t)}
+	case program.Div:
+		q := bin(pick(signed, "bvsdiv", "bvudiv"), a.t, b.t)
+		if !q.c {
+			q = e.name(q)
+			e.divs[q.s[:0]+pick(signed, "s ", "u ")+a.t.s+" "+b.t.s] = q
+		}
+		return val{t: q}
+	case program.Rem:
+		// x % d == x - (x / d) * d holds for the SMT-LIB operations,
+		// division by zero and overflow included; reusing a quotient
+		// already computed shares the division circuit and makes the
+		// identity between / and % evident to the solver.
+		if q, ok := e.divs[pick(signed, "s ", "u ")+a.t.s+" "+b.t.s]; ok {
+			return val{t: bin("bvsub", a.t, bin("bvmul", q, b.t))}
+		}
+		return val{t: bin(pick(signed, "bvsrem", "bvurem"), a.t, b.t)}
+	case program.And:
+		return val{t: bin("bvand", a.t, b.t)}
+	case program.Or:
+		return val{t: bin("bvor", a.t, b.t)}
+	case program.Xor:
+		return val{t: bin("bvxor", a.t, b.t)}
+	case program.Shl, program.Shr:
+		op := "bvshl"
+		if x.Op == program.Shr {
+			op = "bvlshr"
+			if signed {
+				op = "bvashr"
+			}
+		}
+		ysigned := yt.Kind == program.Int && yt.Signed
+		amt := resize(b.t, 64, ysigned)
+		if w == 64 {
+			return val{t: bin(op, a.t, amt)}
+		}
+		big := cmp("bvuge", amt, bvc(64, uint64(w)))
+		return val{t: e.name(ite(big, bin(op, a.t, bvc(w, uint64(w))), bin(op, a.t, resize(amt, w, false))))}
+	case program.LAnd:
+		return e.boolVal(and(e.cond(a), e.cond(b)), x.T)
+	case program.LOr:
+		return e.boolVal(or(e.cond(a), e.cond(b)), x.T)
+	}
+	var r *term
+	switch x.Op {
+	case program.Eq:
+		r = eq(a.t, b.t)
+	case program.Ne:
+		r = not(eq(a.t, b.t))
+	case program.Lt:
+		r = cmp(pick(signed, "bvslt", "bvult"), a.t, b.t)
+	case program.Le:
+		r = cmp(pick(signed, "bvsle", "bvule"), a.t, b.t)
+	case program.Gt:
+		r = cmp(pick(signed, "bvsgt", "bvugt"), a.t, b.t)
+	case program.Ge:
+		r = cmp(pick(signed, "bvsge", "bvuge"), a.t, b.t)
+	default:
+		e.unsupported(c.in.Pos, "operator %s", program.BinOpString(x.Op))
+	}
+	return e.boolVal(r, x.T)
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+func elemCells(pt *program.Type) int64 {
+	if pt.Kind != program.Pointer || pt.Elem == nil {
+		return 1
+	}
+	if n := pt.Elem.Cells(); n > 0 {
+		return n
+	}
+	return 1
+}
+
+func (e *enc) ptrBinary(c *ectx, x *program.Binary, a, b val) val {
+	xt, yt := x.X.Type(), x.Y.Type()
+	switch x.Op {
+	case program.Eq, program.Ne:
+		if a.obj == nil || b.obj == nil {
+			a, b = e.convertCell(a, program.PointerTo(program.VoidType, 4)), e.convertCell(b, program.PointerTo(program.VoidType, 4))
+		}
+		r := and(eq(a.obj, b.obj), eq(a.t, b.t))
+		if x.Op == program.Ne {
+			r = not(r)
+		}
+		return e.boolVal(r, x.T)
+	case program.Lt, program.Le, program.Gt, program.Ge:
+		if a.obj == nil || b.obj == nil {
+			break
+		}
+		e.badIf(c, and(c.st.g, not(eq(a.obj, b.obj))), "relational comparison of pointers into different objects")
+		op := map[program.BinOp]string{program.Lt: "bvslt", program.Le: "bvsle", program.Gt: "bvsgt", program.Ge: "bvsge"}[x.Op]
+		return e.boolVal(cmp(op, a.t, b.t), x.T)
+	case program.Add, program.Sub:
+		if isPtrType(xt) && isPtrType(yt) && x.Op == program.Sub {
+			e.badIf(c, and(c.st.g, not(eq(a.obj, b.obj))), "subtraction of pointers into different objects")
+			d := bin("bvsub", a.t, b.t)
+			ec := elemCells(xt)
+			if ec != 1 {
+				d = bin("bvsdiv", d, bvc(e.offW, uint64(ec)))
+			}
+			return val{t: resize(d, x.T.Bits(), true)}
+		}
+		if isPtrType(xt) && b.obj == nil {
+			ysigned := yt.Kind == program.Int && yt.Signed
+			d := bin("bvmul", resize(b.t, e.offW, ysigned), bvc(e.offW, uint64(elemCells(xt))))
+			if x.Op == program.Sub {
+				d = bin("bvsub", bvc(e.offW, 0), d)
+			}
+			e.badIf(c, and(c.st.g, eq(a.obj, bvc(objW, 0)), not(eq(d, bvc(e.offW, 0)))), "arithmetic on a null pointer")
+			return val{t: e.name(bin("bvadd", a.t, d)), obj: a.obj, pts: a.pts, any: a.any}
+		}
+	}
+	e.unsupported(c.in.Pos, "pointer operation %s", program.ExprString(x))
+	return val{}
+}
+
+func (e *enc) badIf(c *ectx, g *term, why string) {
+	if isFalse(g) {
+		return
+	}
+	e.bad = append(e.bad, badRec{g: e.name(g), why: why, pos: c.in.Pos})
+}
+
+// addr evaluates an lvalue to a pointer value.
+func (e *enc) addr(st *state, c *ectx, x program.Expr, g *term) val {
+	switch x := x.(type) {
+	case *program.Ref:
+		var o *object
+		if x.Local {
+			if c == nil || c.fr.vars[x.Name] == nil {
+				e.unsupported(program.Pos{}, "local %s not in scope", x.Name)
+			}
+			o = c.fr.vars[x.Name]
+		} else {
+			o = e.globals[x.Name]
+			if o == nil {
+				e.unsupported(program.Pos{}, "unknown global %s", x.Name)
+			}
+		}
+		return val{obj: bvc(objW, uint64(o.id)), t: bvc(e.offW, 0), pts: []int{o.id}}
+	case *program.Index:
+		base := e.addr(st, c, x.X, g)
+		iv := e.eval(c, x.I, g)
+		it := x.I.Type()
+		idx := resize(iv.t, e.offW, it.Kind == program.Int && it.Signed)
+		at := x.X.Type()
+		if !idx.c || idx.v >= uint64(at.Len) {
+			// out of bounds is an execution error
+			e.badIf(c, and(g, not(cmp("bvult", idx, bvc(e.offW, uint64(at.Len))))), "array index out of bounds")
+		}
+		d := bin("bvmul", idx, bvc(e.offW, uint64(at.Elem.Cells())))
+		base.t = e.name(bin("bvadd", base.t, d))
+		return base
+	case *program.FieldSel:
+		base := e.addr(st, c, x.X, g)
+		base.t = bin("bvadd", base.t, bvc(e.offW, uint64(x.X.Type().FieldCell(x.Field))))
+		return base
+	case *program.Deref:
+		v := e.eval(c, x.X, g)
+		if v.obj == nil {
+			e.unsupported(c.in.Pos, "dereference of an integer")
+		}
+		return v
+	}
+	e.unsupported(program.Pos{}, "lvalue %s", program.ExprString(x))
+	return val{}
+}
+
+type cand struct {
+	o    *object
+	k    int64
+	cond *term
+}
+
+func compatible(ct, t *program.Type) bool {
+	if isPtrType(ct) || isPtrType(t) {
+		return isPtrType(ct) && isPtrType(t)
+	}
+	if ct.Kind == program.Void || t.Kind == program.Void {
+		return false
+	}
+	return ct.Bits() == t.Bits()
+}
+
+// cands resolves a pointer to the cells it may designate for an access of
+// scalar type t. Accesses outside every candidate are recorded as bad.
+func (e *enc) cands(c *ectx, p val, t *program.Type, g *term) []cand {
+	var objs []*object
+	if p.obj.c {
+		if int(p.obj.v) < len(e.objs) {
+			objs = []*object{e.objs[p.obj.v]}
+		} else if int(p.obj.v) < len(e.prev) {
+			objs = []*object{e.prev[p.obj.v]}
+			e.anyDeref = true
+		}
+	} else if !p.any && p.pts != nil {
+		for _, id := range p.pts {
+			if id < len(e.objs) {
+				objs = append(objs, e.objs[id])
+			}
+		}
+	} else {
+		e.anyDeref = true
+		for _, o := range e.objs {
+			if o.exposed {
+				objs = append(objs, o)
+			}
+		}
+		for _, o := range e.prev {
+			if o.id >= len(e.objs) && o.exposed {
+				objs = append(objs, o)
+			}
+		}
+	}
+	var out []cand
+	var valid []*term
+	for _, o := range objs {
+		if o.fn != "" || o.id == 0 {
+			continue
+		}
+		oc := eq(p.obj, bvc(objW, uint64(o.id)))
+		if isFalse(oc) {
+			continue
+		}
+		try := func(k int64) {
+			if !compatible(o.cellType(k), t) {
+				return
+			}
+			kc := and(oc, eq(p.t, bvc(e.offW, uint64(k))))
+			if o.count != nil {
+				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), o.count))
+			}
+			if isFalse(kc) {
+				return
+			}
+			kc = e.name(kc)
+			out = append(out, cand{o: o, k: k, cond: kc})
+			valid = append(valid, kc)
+		}
+		if p.t.c {
+			if int64(p.t.v) < o.ncells {
+				try(int64(p.t.v))
+			}
+		} else {
+			for k := int64(0); k < o.ncells; k++ {
+				try(k)
+			}
+		}
+	}
+	e.badIf(c, and(g, not(or(valid...))), "invalid memory access")
+	return out
+}
+
+// load reads a scalar of type t at p.
+func (e *enc) load(c *ectx, p val, t *program.Type, g *term) val {
+	cs := e.cands(c, p, t, g)
+	if len(cs) == 0 {
+		return e.freshVal("u", t)
+	}
+	if len(cs) == 1 {
+		return e.readCell(c.st, c.th, c.in, cs[0].o, cs[0].k, g)
+	}
+	var r val
+	for i := len(cs) - 1; i >= 0; i-- {
+		v := e.readCell(c.st, c.th, c.in, cs[i].o, cs[i].k, e.name(and(g, cs[i].cond)))
+		if i == len(cs)-1 {
+			r = v
+		} else {
+			r = iteVal(cs[i].cond, v, r)
+		}
+	}
+	return e.nameVal(r)
+}
+
+// store writes scalar v of type t at p.
+func (e *enc) store(c *ectx, p val, t *program.Type, v val, g *term) {
+	cs := e.cands(c, p, t, g)
+	if len(cs) == 1 && isTrue(cs[0].cond) {
+		e.writeCell(c.st, c.th, c.in, cs[0].o, cs[0].k, tTrue, v, g, c.rec)
+		return
+	}
+	for _, cd := range cs {
+		e.writeCell(c.st, c.th, c.in, cd.o, cd.k, cd.cond, v, e.name(and(g, cd.cond)), c.rec)
+	}
+}
+
+// loadCells reads the n cells of an aggregate value.
+func (e *enc) loadCells(c *ectx, x program.Expr, g *term) []val {
+	t := x.Type()
+	if t.IsScalar() {
+		return []val{e.eval(c, x, g)}
+	}
+	n := t.Cells()
+	switch y := x.(type) {
+	case *program.Nondet:
+		v := c.nd[y]
+		out := make([]val, n)
+		for i := range out {
+			ct := t.CellType(int64(i))
+			if isPtrType(ct) {
+				e.unsupported(c.in.Pos, "nondet aggregate with pointers")
+			}
+			out[i] = val{t: resize(v.t, ct.Bits(), false)}
+		}
+		return out
+	case *program.CondExpr:
+		cc := e.name(e.cond(e.eval(c, y.C, g)))
+		a := e.loadCells(c, y.X, and(g, cc))
+		b := e.loadCells(c, y.Y, and(g, not(cc)))
+		for i := range a {
+			a[i] = e.nameVal(iteVal(cc, a[i], b[i]))
+		}
+		return a
+	case *program.Cast:
+		return e.loadCells(c, y.X, g)
+	}
+	if !program.IsLValue(x) {
+		e.unsupported(c.in.Pos, "aggregate value %s", program.ExprString(x))
+	}
+	p := e.addr(c.st, c, x, g)
+	out := make([]val, n)
+	for i := range out {
+		ct := t.CellType(int64(i))
+		q := p
+		q.t = bin("bvadd", p.t, bvc(e.offW, uint64(i)))
+		if ct.Kind == program.Void {
+			continue
+		}
+		out[i] = e.load(c, q, ct, g)
+	}
+	return out
+}
+
+func (e *enc) storeCells(c *ectx, lhs program.Expr, vals []val, g *term) {
+	t := lhs.Type()
+	p := e.addr(c.st, c, lhs, g)
+	if t.IsScalar() {
+		e.store(c, p, t, vals[0], g)
+		return
+	}
+	for i, v := range vals {
+		ct := t.CellType(int64(i))
+		if ct.Kind == program.Void {
+			continue
+		}
+		q := p
+		q.t = bin("bvadd", p.t, bvc(e.offW, uint64(i)))
+		e.store(c, q, ct, v, g)
+	}
+}

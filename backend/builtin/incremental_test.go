@@ -1,0 +1,418 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+	"cegpv.dev/cegpv/reconstruct"
+	"cegpv.dev/cegpv/slice"
+)
+
+// runKeys computes the instance key of every step of a concrete run, from
+// the run alone, following the key format of incremental.go: threads by
+// their spawn, frames by their call, loop iterations by the back edges
+// taken in the frame. It is an independent implementation of the format.
+func runKeys(p *program.Program, run *program.Run) ([]string, error) {
+	type frm struct {
+		fn    *program.Func
+		key   string
+		loops map[int][2]int
+	}
+	stacks := map[int][]*frm{0: {{fn: p.Func("main"), key: "main", loops: map[int][2]int{}}}}
+	nthreads := 0
+	keys := make([]string, len(run.Steps))
+	next := func(i int) int { // the next step of the same thread
+		for j := i + 1; j < len(run.Steps); j++ {
+			if run.Steps[j].Thread == run.Steps[i].Thread {
+				return j
+			}
+		}
+		return -1
+	}
+	for i, st := range run.Steps {
+		stk := stacks[st.Thread]
+		if len(stk) == 0 {
+			return nil, fmt.Errorf("step %d: thread %d has no frame", i, st.Thread)
+		}
+		fr := stk[len(stk)-1]
+		pc := fr.fn.Index(st.Label)
+		if pc < 0 {
+			return nil, fmt.Errorf("step %d: %s not in %s", i, st.Label, fr.fn.Name)
+		}
+		for k, l := range fr.loops {
+			if pc < k || pc > l[1] {
+				delete(fr.loops, k)
+			}
+		}
+		var its []string
+		for k, l := range fr.loops {
+			if l[0] > 0 {
+				its = append(its, string(fr.fn.Body[k].Label)+"="+strconv.Itoa(l[0]))
+			}
+		}
+		sort.Strings(its)
+		key := fr.key + ":" + string(st.Label)
+		if len(its) > 0 {
+			key += "[" + strings.Join(its, ",") + "]"
+		}
+		keys[i] = key
+		in := fr.fn.Body[pc]
+		j := next(i)
+		switch in.Op {
+		case program.OpSpawn:
+			nthreads++
+			var callee string
+			if f, ok := in.Func.(*program.FuncRef); ok {
+				callee = f.Name
+			}
+			fn := p.Func(callee)
+			if fn == nil {
+				return nil, fmt.Errorf("spawn of %s", callee)
+			}
+			stacks[nthreads] = []*frm{{fn: fn, key: key + ">" + fn.Name, loops: map[int][2]int{}}}
+		case program.OpCall:
+			if j < 0 {
+				break
+			}
+			nl := run.Steps[j].Label
+			if fr.fn.Index(nl) == pc+1 {
+				break // an empty callee (never in the front end's output)
+			}
+			name := string(nl)[:strings.LastIndexByte(string(nl), '.')]
+			fn := p.Func(name)
+			if fn == nil {
+				return nil, fmt.Errorf("call into %s", name)
+			}
+			stacks[st.Thread] = append(stk, &frm{fn: fn, key: key + "/" + fn.Name, loops: map[int][2]int{}})
+		case program.OpReturn:
+			stacks[st.Thread] = stk[:len(stk)-1]
+		case program.OpGoto:
+			if j < 0 {
+				break
+			}
+			t := fr.fn.Index(run.Steps[j].Label)
+			if t >= 0 && t <= pc {
+				n := fr.loops[t][0]
+				fr.loops[t] = [2]int{n + 1, pc}
+			}
+		}
+		if in.Op != program.OpReturn && in.Op != program.OpCall && pc == len(fr.fn.Body)-1 {
+			// falling off the end: implicit return
+			stacks[st.Thread] = stk[:len(stk)-1]
+		}
+	}
+	return keys, nil
+}
+
+func visibleSeq(run *program.Run, keys []string, visible map[program.Label]bool) []string {
+	var seq []string
+	for i, s := range run.Steps {
+		if visible[s.Label] {
+			seq = append(seq, keys[i])
+		}
+	}
+	return seq
+}
+
+func lowerProg(t *testing.T, pr testenv.Prog) *program.Program {
+	t.Helper()
+	p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func incProgs(t *testing.T) []testenv.Prog {
+	ps, err := testenv.Progs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) == 0 {
+		t.Skip("no testdata/progs")
+	}
+	return ps
+}
+
+func abstraction(t *testing.T, p *program.Program) *program.Program {
+	t.Helper()
+	g := depgraph.Build(p)
+	a, _, err := slice.Abstract(p, g, depgraph.Choose(g, depgraph.Paper{}, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func encKeys(t *testing.T, p *program.Program, b backend.Bounds, collapse bool) map[string]program.Label {
+	t.Helper()
+	e, _, err := encodeInst(p, b, true, collapse)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	out := map[string]program.Label{}
+	for k, r := range e.inst.byKey {
+		out[k] = r.in.Label
+	}
+	return out
+}
+
+// Keys of P and of its abstraction A coincide: every instance of P has its
+// key in A at the same label (A over-approximates P), and the keys of
+// concrete runs of P, computed independently from the run, exist in both
+// encodings at the step's label.
+func TestInstanceKeysPandA(t *testing.T) {
+	for _, pr := range incProgs(t) {
+		t.Run(pr.Name, func(t *testing.T) {
+			p := lowerProg(t, pr)
+			a := abstraction(t, p)
+			b := backend.Bounds{Unwind: pr.Unwind}
+			kp, ka := encKeys(t, p, b, true), encKeys(t, a, b, true)
+			if kp2 := encKeys(t, p, b, false); len(kp2) != len(kp) {
+				t.Errorf("collapsing changes the instances: %d vs %d keys", len(kp), len(kp2))
+			}
+			for k, l := range kp {
+				if la, ok := ka[k]; !ok || la != l {
+					t.Errorf("key %s (%s) of P missing in A (%q)", k, l, la)
+				}
+			}
+			checked := 0
+			for seed := int64(0); seed < 40; seed++ {
+				out, err := interp.Simulate(p, interp.SimOptions{Seed: seed, Unwind: max(1, pr.Unwind-1), ContextSwitchProb: 0.3})
+				if err != nil || out.Run == nil {
+					continue
+				}
+				keys, err := runKeys(p, out.Run)
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				for i, k := range keys {
+					l := out.Run.Steps[i].Label
+					if kp[k] != l {
+						t.Errorf("seed %d step %d: key %s (%s) not in P's encoding", seed, i, k, l)
+					}
+					if ka[k] != l {
+						t.Errorf("seed %d step %d: key %s (%s) not in A's encoding", seed, i, k, l)
+					}
+				}
+				checked++
+			}
+			if checked == 0 {
+				t.Logf("no simulated run")
+			}
+		})
+	}
+}
+
+func openInst(t *testing.T, p *program.Program, b backend.Bounds) *instance {
+	t.Helper()
+	needZ3(t)
+	bi, err := New(Options{}).(backend.Incremental).Open(context.Background(), p, b)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { bi.Close() })
+	return bi.(*instance)
+}
+
+func openUncollapsed(t *testing.T, p *program.Program, b backend.Bounds) *instance {
+	t.Helper()
+	needZ3(t)
+	s, collapsed, err := newInstSession(context.Background(), p, b, Options{}, false)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return &instance{ctx: context.Background(), p: p, bounds: b, s: s, collapsed: collapsed}
+}
+
+func replays(t *testing.T, p *program.Program, r backend.Result) {
+	t.Helper()
+	out, err := interp.Replay(p, r.Run)
+	if err != nil || out.Status != interp.Violated {
+		t.Fatalf("run does not replay to a violation: %v", err)
+	}
+}
+
+// CheckForced is complete for the runs of the program (a violating run
+// satisfies F of its own visible sequence), rejects sequences the program
+// cannot follow, and every Unsafe replays. Runs come from simulation and
+// from Check; the keys of Check's run must match the independent ones.
+func TestCheckForced(t *testing.T) {
+	ctx := context.Background()
+	for _, pr := range incProgs(t) {
+		if pr.Expect != "unsafe" {
+			continue
+		}
+		t.Run(pr.Name, func(t *testing.T) {
+			p := lowerProg(t, pr)
+			a := abstraction(t, p)
+			b := backend.Bounds{Unwind: pr.Unwind}
+			ip := openInst(t, p, b)
+			// Forcing an arbitrary run's sequence needs every interleaving:
+			// the uncollapsed encodings (a collapsed lock region is a
+			// reduction, complete for violations but not for sequences).
+			fp, fa := openUncollapsed(t, p, b), openUncollapsed(t, a, b)
+			visible := reconstruct.SharedVisible(a)
+			var runs []*program.Run
+			r, keys, err := ip.Check(ctx)
+			if err != nil || r.Verdict != backend.Unsafe {
+				t.Fatalf("check: %v %v", r.Verdict, err)
+			}
+			replays(t, p, r)
+			own, err := runKeys(p, r.Run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(own, " ") != strings.Join(keys, " ") {
+				t.Fatalf("keys of Check's run\n%v\nindependent\n%v", keys, own)
+			}
+			runs = append(runs, r.Run)
+			for seed := int64(0); seed < 200 && len(runs) < 4; seed++ {
+				out, err := interp.Simulate(p, interp.SimOptions{Seed: seed, Unwind: max(1, pr.Unwind-1), ContextSwitchProb: 0.3})
+				if err == nil && out.Status == interp.Violated {
+					runs = append(runs, out.Run)
+				}
+			}
+			for i, run := range runs {
+				keys, err := runKeys(p, run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seq := visibleSeq(run, keys, visible)
+				for name, in := range map[string]*instance{"P": fp, "A": fa} {
+					q := in.p
+					r, err := in.CheckForced(ctx, visible, seq)
+					if name == "A" && err != nil && strings.Contains(err.Error(), "does not replay") {
+						// the encoding's semantics of A differ from the interpreter's
+						// (e.g. use after free); the run is refused, never reported
+						t.Logf("run %d in A: %v", i, err)
+						continue
+					}
+					if err != nil || r.Verdict != backend.Unsafe {
+						t.Fatalf("run %d: forcing its own sequence in %s: %v %v\n%v", i, name, r.Verdict, err, seq)
+					}
+					replays(t, q, r)
+				}
+				// the violation alone, without the steps that lead to it
+				if len(seq) > 1 {
+					bad := []string{seq[len(seq)-1], seq[0]}
+					if r, err := ip.CheckForced(ctx, visible, bad); err != nil || r.Verdict == backend.Unsafe {
+						t.Errorf("run %d: forcing an impossible order: %v %v", i, r.Verdict, err)
+					}
+				}
+				// a key P does not have
+				if r, err := ip.CheckForced(ctx, visible, append(seq[:len(seq)-1:len(seq)-1], "main:nowhere", seq[len(seq)-1])); err != nil || r.Verdict != backend.Safe {
+					t.Errorf("run %d: forcing a missing key: %v %v", i, r.Verdict, err)
+				}
+			}
+			// CheckForced leaves the instance unchanged
+			if r, _, err := ip.Check(ctx); err != nil || r.Verdict != backend.Unsafe {
+				t.Fatalf("check after forced checks: %v %v", r.Verdict, err)
+			}
+		})
+	}
+}
+
+const oneSeq = `
+int x = 0;
+void *t(void *a) { x = 1; return 0; }
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, t, 0);
+  pthread_join(h, 0);
+  assert(x == 0);
+  return 0;
+}
+`
+
+const manySeq = `
+int x = 0, y = 0;
+void *t(void *a) { x = 1; y = 1; return 0; }
+void *u(void *a) { y = 2; x = 2; return 0; }
+int main(void) {
+  pthread_t h, k;
+  pthread_create(&h, 0, t, 0);
+  pthread_create(&k, 0, u, 0);
+  assert(x + y < 2);
+  return 0;
+}
+`
+
+// Exclude removes exactly the runs with the excluded visible sequence: a
+// program with one violating sequence becomes safe, and on one with many
+// every new counterexample has a new sequence.
+func TestExclude(t *testing.T) {
+	ctx := context.Background()
+	p := lower(t, "one", oneSeq)
+	in := openInst(t, p, backend.Bounds{Unwind: 2})
+	visible := reconstruct.SharedVisible(p)
+	r, keys, err := in.Check(ctx)
+	if err != nil || r.Verdict != backend.Unsafe {
+		t.Fatalf("check: %v %v", r.Verdict, err)
+	}
+	seq := visibleSeq(r.Run, keys, visible)
+	if err := in.Exclude(visible, seq); err != nil {
+		t.Fatal(err)
+	}
+	if r, _, err := in.Check(ctx); err != nil || r.Verdict != backend.Safe {
+		t.Fatalf("after excluding the only sequence: %v %v", r.Verdict, err)
+	}
+	if r, err := in.CheckForced(ctx, visible, seq); err != nil || r.Verdict != backend.Safe {
+		t.Fatalf("forcing an excluded sequence: %v %v", r.Verdict, err)
+	}
+
+	p = lower(t, "many", manySeq)
+	in = openInst(t, p, backend.Bounds{Unwind: 2})
+	visible = reconstruct.SharedVisible(p)
+	seen := map[string]bool{}
+	for i := 0; ; i++ {
+		if i > 200 {
+			t.Fatal("too many sequences")
+		}
+		r, keys, err := in.Check(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict == backend.Safe {
+			t.Logf("%d violating sequences", i)
+			if i < 2 {
+				t.Errorf("only %d violating sequences", i)
+			}
+			break
+		}
+		replays(t, p, r)
+		seq := visibleSeq(r.Run, keys, visible)
+		k := strings.Join(seq, " ")
+		if seen[k] {
+			t.Fatalf("sequence returned again after its exclusion: %s", k)
+		}
+		seen[k] = true
+		if err := in.Exclude(visible, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A cancelled context stops a check and leaves the instance unusable.
+func TestInstanceCancel(t *testing.T) {
+	p := lower(t, "one", oneSeq)
+	in := openInst(t, p, backend.Bounds{Unwind: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	time.Sleep(time.Millisecond)
+	if _, _, err := in.Check(ctx); err == nil {
+		t.Fatal("no error after cancellation")
+	}
+}

@@ -1,0 +1,361 @@
+package builtin
+
+import (
+	"maps"
+	"slices"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// Lock regions. Code between the acquisition and the release of a lock l
+// (a pthread mutex, or a global driven by user-defined atomic lock
+// functions such as the __VERIFIER_atomic_begin/end of the SV-COMP wmm
+// tasks) can be executed as one atomic block when l is "collapsible": every
+// access, by any thread, to a cell that is accessed while l is held also
+// holds l; the lock cell is only touched by the lock operations; regions are
+// well nested in one activation and contain no other synchronisation. Then
+// other threads' steps commute with the region's steps (they touch no cell
+// of the region), so running the region atomically keeps the reachable
+// violations (reduction), while it removes most clocks and events. The
+// first symbolic execution (without collapsing) records, for each event,
+// the locks held; collapsible() decides from it; a second execution
+// collapses. Any doubt (an irregular region) disqualifies the lock.
+
+const (
+	lockAcquire = 1
+	lockRelease = 2
+)
+
+type heldLock struct {
+	cell  cellKey
+	frame int
+	reg   *region
+}
+
+// region is one instance of a lock region: from an acquisition to the
+// matching release in one thread.
+type region struct {
+	idx      int // creation order (the same in every symbolic execution)
+	blocking bool
+	lock     cellKey
+	th       *thread
+	acq      *block
+	acqG     *term // the lock was obtained
+	rel      *block
+	relG     *term // the lock was released
+}
+
+// lockFuncs recognises user-defined atomic lock functions:
+//
+//	acquire: assume(L == 0); L = 1;   release: [assume(...L...);] L = 0;
+func (e *enc) lockFuncs() map[string][2]int {
+	out := map[string][2]int{}
+	for _, f := range e.p.Funcs {
+		if !f.Atomic || len(f.Params) != 0 {
+			continue
+		}
+		var ins []*program.Instr
+		for _, in := range f.Body {
+			if in.Op == program.OpSkip || (in.Op == program.OpReturn && in.Rhs == nil) {
+				continue
+			}
+			ins = append(ins, in)
+		}
+		if len(ins) == 0 || len(ins) > 2 {
+			continue
+		}
+		last := ins[len(ins)-1]
+		if last.Op != program.OpAssign {
+			continue
+		}
+		r, ok := last.Lhs.(*program.Ref)
+		c, ok2 := last.Rhs.(*program.Const)
+		if !ok || !ok2 || r.Local || !r.T.IsInteger() || (c.V != 0 && c.V != 1) {
+			continue
+		}
+		g := e.globals[r.Name]
+		if g == nil {
+			continue
+		}
+		if len(ins) == 2 {
+			a := ins[0]
+			if a.Op != program.OpAssume {
+				continue
+			}
+			refs := program.Refs(a.Rhs)
+			if len(refs) != 1 || refs[0].Name != r.Name || refs[0].Local {
+				continue
+			}
+		}
+		if c.V == 1 {
+			// acquire must wait for the lock to be free
+			if len(ins) != 2 || !isEqZero(ins[0].Rhs, r.Name) {
+				continue
+			}
+			out[f.Name] = [2]int{lockAcquire, g.id}
+		} else {
+			out[f.Name] = [2]int{lockRelease, g.id}
+		}
+	}
+	return out
+}
+
+func isEqZero(x program.Expr, name string) bool {
+	b, ok := x.(*program.Binary)
+	if !ok || b.Op != program.Eq {
+		return false
+	}
+	isRef := func(y program.Expr) bool {
+		for {
+			switch z := y.(type) {
+			case *program.Cast:
+				y = z.X
+			case *program.Ref:
+				return z.Name == name && !z.Local
+			default:
+				return false
+			}
+		}
+	}
+	isZero := func(y program.Expr) bool {
+		c, ok := y.(*program.Const)
+		return ok && c.V == 0
+	}
+	return (isRef(b.X) && isZero(b.Y)) || (isRef(b.Y) && isZero(b.X))
+}
+
+// lockOpOf says whether in acquires or releases a lock with a statically
+// known cell.
+func (e *enc) lockOpOf(in *program.Instr) (int, cellKey, bool) {
+	switch in.Op {
+	case program.OpLock, program.OpUnlock:
+		a, ok := in.Rhs.(*program.AddrOf)
+		if !ok {
+			return 0, cellKey{}, false
+		}
+		r, ok := a.X.(*program.Ref)
+		if !ok || r.Local || e.globals[r.Name] == nil || r.T.Kind != program.Mutex {
+			return 0, cellKey{}, false
+		}
+		k := lockAcquire
+		if in.Op == program.OpUnlock {
+			k = lockRelease
+		}
+		return k, cellKey{e.globals[r.Name].id, 0}, true
+	case program.OpCall:
+		fr, ok := in.Func.(*program.FuncRef)
+		if !ok || in.Lhs != nil {
+			return 0, cellKey{}, false
+		}
+		if lf, ok := e.lockFn[fr.Name]; ok {
+			return lf[0], cellKey{lf[1], 0}, true
+		}
+	}
+	return 0, cellKey{}, false
+}
+
+func (e *enc) disqualify(hs []heldLock) {
+	for _, h := range hs {
+		e.lockBad[h.cell] = true
+	}
+}
+
+func heldIndex(hs []heldLock, c cellKey) int {
+	for i, h := range hs {
+		if h.cell == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// mergeHeld intersects the held locks of two paths; locks held on one path
+// only are disqualified.
+func (e *enc) mergeHeld(a, b []heldLock) []heldLock {
+	var out []heldLock
+	for _, h := range a {
+		if i := heldIndex(b, h.cell); i >= 0 {
+			if b[i].reg != h.reg {
+				e.lockBad[h.cell] = true
+			}
+			out = append(out, h)
+		} else {
+			e.lockBad[h.cell] = true
+		}
+	}
+	for _, h := range b {
+		if heldIndex(a, h.cell) < 0 {
+			e.lockBad[h.cell] = true
+		}
+	}
+	return out
+}
+
+// collapsible returns the locks whose regions may run as one block.
+func (e *enc) collapsible() map[cellKey]bool {
+	out := map[cellKey]bool{}
+	for l := range e.lockSeen {
+		if !e.lockBad[l] {
+			out[l] = true
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(e.cellEv), cmpCell) {
+		ce := e.cellEv[k]
+		all := append(slices.Clone(ce.reads), ce.writes...)
+		if out[k] {
+			for _, ev := range all {
+				if !ev.sync {
+					delete(out, k)
+					break
+				}
+			}
+			continue
+		}
+		for l := range out {
+			under, outside := false, false
+			for _, ev := range all {
+				if heldIndex(ev.held, l) >= 0 {
+					under = true
+				} else {
+					outside = true
+				}
+			}
+			if under && outside {
+				delete(out, l)
+			}
+		}
+	}
+	// the initial value of an address-taken or heap cell that is written
+	// by a Decl/Alloc is an event outside any region: handled above.
+	return out
+}
+
+func cmpCell(a, b cellKey) int {
+	if a.obj != b.obj {
+		return a.obj - b.obj
+	}
+	return int(a.off - b.off)
+}
+
+// regionHints adds constraints implied by mutual exclusion: two regions of
+// one lock in different threads do not overlap. They hold for locks whose
+// cell only lock operations touch and whose regions are regular (not
+// disqualified), and help the solver order the many blocks of the
+// regions.
+func (e *enc) regionHints() {
+	byLock := map[cellKey][]*region{}
+	for _, r := range e.regions {
+		byLock[r.lock] = append(byLock[r.lock], r)
+	}
+	for _, l := range slices.SortedFunc(maps.Keys(byLock), cmpCell) {
+		if e.lockBad[l] {
+			continue
+		}
+		ok := true
+		if ce := e.cellEv[l]; ce != nil {
+			for _, ev := range append(slices.Clone(ce.reads), ce.writes...) {
+				if !ev.sync {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		rs := byLock[l]
+		for i, a := range rs {
+			for _, b := range rs[i+1:] {
+				if a.th == b.th {
+					continue
+				}
+				ab := tFalse
+				if a.rel != nil {
+					ab = and(a.relG, e.clockLT(a.rel.clock, b.acq.clock))
+				}
+				ba := tFalse
+				if b.rel != nil {
+					ba = and(b.relG, e.clockLT(b.rel.clock, a.acq.clock))
+				}
+				e.assert(implies(and(a.acqG, b.acqG), or(ab, ba)))
+			}
+		}
+	}
+}
+
+func markBlocking(hs []heldLock) {
+	for _, h := range hs {
+		if h.reg != nil {
+			h.reg.blocking = true
+		}
+	}
+}
+
+// cut records that paths with guard g exceed a bound here.
+func (e *enc) cut(st *state, g *term) {
+	e.cuts = append(e.cuts, g)
+	markBlocking(st.held)
+}
+
+// collapsibleRegions returns the region instances that may run as one block
+// although their lock does not protect all their data: by Lipton's
+// reduction, a region whose steps all commute with the other threads'
+// steps except for at most one (one block with a racy access: a conflict
+// with an access of another thread that does not hold the lock) is
+// equivalent to an atomic one, provided it always completes (no assumption,
+// lock or bound cut inside: a region stopped after its racy write would
+// lose that write when collapsed).
+func (e *enc) collapsibleRegions(whole map[cellKey]bool) map[int]bool {
+	out := map[int]bool{}
+	// locks usable at all: regular, cell touched only by lock operations
+	usable := map[cellKey]bool{}
+	for l := range e.lockSeen {
+		if e.lockBad[l] {
+			continue
+		}
+		ok := true
+		if ce := e.cellEv[l]; ce != nil {
+			for _, ev := range append(slices.Clone(ce.reads), ce.writes...) {
+				if !ev.sync {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			usable[l] = true
+		}
+	}
+	racy := map[*region]map[*block]bool{}
+	for _, k := range slices.SortedFunc(maps.Keys(e.cellEv), cmpCell) {
+		ce := e.cellEv[k]
+		all := append(slices.Clone(ce.reads), ce.writes...)
+		for _, ev := range all {
+			for _, h := range ev.held {
+				if h.reg == nil || !usable[h.cell] || whole[h.cell] || k == h.cell {
+					continue
+				}
+				for _, o := range all {
+					if o.blk.th != ev.blk.th && heldIndex(o.held, h.cell) < 0 && (o.write || ev.write) {
+						if racy[h.reg] == nil {
+							racy[h.reg] = map[*block]bool{}
+						}
+						racy[h.reg][ev.blk] = true
+						break
+					}
+				}
+			}
+		}
+	}
+	for _, r := range e.regions {
+		if !usable[r.lock] || whole[r.lock] {
+			continue
+		}
+		n := len(racy[r])
+		if n == 0 || (n == 1 && !r.blocking) {
+			out[r.idx] = true
+		}
+	}
+	return out
+}

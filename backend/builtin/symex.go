@@ -1,0 +1,738 @@
+package builtin
+
+import (
+	"fmt"
+	"slices"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// symex runs the symbolic execution of every thread instance.
+func (e *enc) symex() {
+	e.initObjects()
+	e.lockFn = e.lockFuncs()
+	main := e.p.Func("main")
+	if main == nil {
+		e.unsupported(program.Pos{}, "no main function")
+	}
+	th := &thread{idx: 0, fn: main, spawnG: tTrue, tid: bvc(32, 0)}
+	e.threads = append(e.threads, th)
+	e.queue = append(e.queue, th)
+	for len(e.queue) > 0 {
+		t := e.queue[0]
+		e.queue = e.queue[1:]
+		e.runThread(t)
+	}
+}
+
+func (e *enc) runThread(th *thread) {
+	st := &state{g: th.spawnG, mem: map[cellKey]val{}, loops: map[int][2]int{}}
+	th.start = e.newBlock(th, st.g, "start", "")
+	if th.spawn != nil {
+		e.assert(e.clockLT(th.spawn.clock, th.start.clock))
+	} else {
+		// clock 0 is the initial write of every cell
+		e.assert(e.clockLT(e.clockZero(), th.start.clock))
+	}
+	fr := e.newFrame(th, th.fn, nil, nil)
+	if len(th.fn.Params) > 0 {
+		pv := fr.vars[th.fn.Params[0].Name]
+		arg := th.arg
+		if arg.t == nil {
+			arg = e.zeroVal(pv.typ)
+		}
+		e.initParam(st, pv, arg)
+	}
+	var exits []*state
+	final, _ := e.execFunc(st, fr, &exits)
+	var gs []*term
+	if final != nil {
+		gs = append(gs, final.g)
+		e.disqualify(final.held)
+	}
+	for _, x := range exits {
+		gs = append(gs, x.g)
+	}
+	th.endG = e.name(or(gs...))
+	th.end = e.newBlock(th, th.endG, "end", "")
+}
+
+func (e *enc) newFrame(th *thread, f *program.Func, parent *frame, retAddr *val) *frame {
+	e.nframes++
+	fr := &frame{fn: f, id: e.nframes, vars: map[string]*object{}, th: th, parent: parent, retAddr: retAddr, retType: f.Result}
+	for _, v := range append(slices.Clone(f.Params), f.Locals...) {
+		o := e.newObject(f.Name+"::"+v.Name, v.Type, v.AddrTaken)
+		o.exposed = v.AddrTaken
+		o.thread = th
+		fr.vars[v.Name] = o
+	}
+	return fr
+}
+
+// initParam binds a parameter object to its argument value.
+func (e *enc) initParam(st *state, o *object, v val) {
+	v = e.convertCell(v, o.typ)
+	if o.shared {
+		o.init = []val{v}
+		return
+	}
+	st.mem[cellKey{o.id, 0}] = v
+}
+
+// funcCtx is the state of executing one function body.
+type funcCtx struct {
+	fr    *frame
+	pend  map[int][]*state
+	rets  []*state
+	exits *[]*state
+}
+
+// execFunc executes fr's body from st and returns the merged state after
+// its returns (nil if no path returns) and the return value.
+func (e *enc) execFunc(st *state, fr *frame, exits *[]*state) (*state, val) {
+	fc := &funcCtx{fr: fr, pend: map[int][]*state{}, exits: exits}
+	body := fr.fn.Body
+	cur := st
+	cur.loops = map[int][2]int{}
+	pc := 0
+	for {
+		if ps := fc.pend[pc]; len(ps) > 0 {
+			delete(fc.pend, pc)
+			pos := program.Pos{}
+			if pc < len(body) {
+				pos = body[pc].Pos
+			}
+			cur = e.merge(append([]*state{cur}, ps...), pos)
+		}
+		if cur != nil && isFalse(cur.g) {
+			cur = nil
+		}
+		if cur == nil {
+			next := -1
+			for k := range fc.pend {
+				if k > pc && (next < 0 || k < next) {
+					next = k
+				}
+			}
+			if next < 0 {
+				break
+			}
+			pc = next
+			continue
+		}
+		for k, l := range cur.loops {
+			if pc < k || pc > l[1] {
+				delete(cur.loops, k)
+			}
+		}
+		if pc >= len(body) {
+			for _, h := range cur.held {
+				if h.frame == fr.id {
+					e.lockBad[h.cell] = true
+				}
+			}
+			// implicit return: stores 0 into the caller's lvalue
+			if fr.retAddr != nil {
+				rec := &stepRec{th: fr.th, g: cur.g, tail: true}
+				c := &ectx{st: cur, fr: fr.parent, th: fr.th, in: &program.Instr{Pos: fr.fn.Pos}, rec: rec}
+				e.storeRet(c, e.zeroVal(fr.retAddr.retT(fr)), fr)
+			}
+			fc.rets = append(fc.rets, cur)
+			cur = nil
+			continue
+		}
+		cur, pc = e.step(fc, cur, pc)
+	}
+	var r *state
+	if len(fc.rets) > 0 {
+		r = e.merge(fc.rets, fr.fn.Pos)
+	}
+	return r, val{}
+}
+
+func (v *val) retT(fr *frame) *program.Type { return fr.retType }
+
+func (e *enc) record(st *state, th *thread, in *program.Instr) (*stepRec, *ectx) {
+	rec := &stepRec{th: th, in: in, g: st.g}
+	c := &ectx{st: st, th: th, in: in, rec: rec, nd: map[*program.Nondet]val{}}
+	for _, x := range in.Operands() {
+		program.Walk(x, func(y program.Expr) bool {
+			if nd, ok := y.(*program.Nondet); ok {
+				if _, dup := c.nd[nd]; dup {
+					e.unsupported(in.Pos, "shared nondet expression node")
+				}
+				var v val
+				if nd.T.IsScalar() {
+					v = e.freshVal("n", nd.T)
+				} else {
+					v = val{t: e.fresh("n", 64)}
+				}
+				c.nd[nd] = v
+				rec.nondet = append(rec.nondet, ndVal{v: v, t: nd.T})
+			}
+			return true
+		})
+	}
+	return rec, c
+}
+
+func (e *enc) addStep(rec *stepRec, st *state) {
+	e.stepSeq++
+	rec.seq = e.stepSeq
+	rec.blk = st.blk
+	rec.th.steps = append(rec.th.steps, rec)
+}
+
+// endInstr closes a one-instruction block.
+func (e *enc) endInstr(st *state) {
+	if st != nil && st.depth == 0 && st.blk != nil {
+		e.endBlock(st)
+	}
+}
+
+// step executes the instruction at pc and returns the state continuing at
+// the returned pc.
+func (e *enc) step(fc *funcCtx, st *state, pc int) (*state, int) {
+	e.tick()
+	fr := fc.fr
+	in := fr.fn.Body[pc]
+	kind, lk, isLock := e.lockOpOf(in)
+	prevSync := e.inSync
+	defer func() { e.inSync = prevSync }()
+	if isLock {
+		if kind == lockAcquire {
+			if heldIndex(st.held, lk) >= 0 {
+				e.lockBad[lk] = true
+			}
+			if (e.collapse[lk] || e.collapseRegs[len(e.regions)]) && st.depth == 0 && st.blk == nil {
+				st.blk = e.newBlock(fr.th, st.g, "region", in.Label)
+				st.cache = map[cellKey]*centry{}
+				st.depth++
+				st.regs = append(st.regs, lk)
+			}
+		}
+		e.inSync = true
+	} else if len(st.held) > 0 {
+		if in.Op == program.OpAssume && !e.inSync {
+			markBlocking(st.held)
+		}
+		switch in.Op {
+		case program.OpSpawn, program.OpJoin, program.OpAtomicBegin, program.OpExit, program.OpLock, program.OpUnlock:
+			e.disqualify(st.held)
+		case program.OpReturn:
+			for _, h := range st.held {
+				if h.frame == fr.id {
+					e.lockBad[h.cell] = true
+				}
+			}
+		}
+	}
+	if e.inst != nil && st.blk == nil && e.inst.ownBlock[in.Label] {
+		e.ensureBlock(st, fr.th, in) // incremental.go: every visible step has a clock
+	}
+	ns, npc := e.stepInner(fc, st, pc)
+	e.inSync = prevSync
+	if isLock && ns != nil {
+		last := fr.th.blocks[len(fr.th.blocks)-1]
+		if kind == lockAcquire {
+			e.lockSeen[lk] = true
+			r := &region{idx: len(e.regions), lock: lk, th: fr.th, acq: last, acqG: ns.g}
+			e.regions = append(e.regions, r)
+			ns.held = append(ns.held, heldLock{cell: lk, frame: fr.id, reg: r})
+		} else {
+			i := heldIndex(ns.held, lk)
+			if i < 0 || ns.held[i].frame != fr.id {
+				e.lockBad[lk] = true
+			}
+			if i >= 0 {
+				if r := ns.held[i].reg; r.rel == nil {
+					r.rel, r.relG = last, ns.g
+				} else {
+					e.lockBad[lk] = true
+				}
+			}
+			if i >= 0 {
+				ns.held = slices.Delete(ns.held, i, i+1)
+			}
+			if n := len(ns.regs); n > 0 && ns.regs[n-1] == lk {
+				ns.regs = ns.regs[:n-1]
+				ns.depth--
+				if ns.depth == 0 {
+					e.endBlock(ns)
+				}
+			}
+		}
+	}
+	return ns, npc
+}
+
+func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
+	fr := fc.fr
+	th := fr.th
+	in := fr.fn.Body[pc]
+	rec, c := e.record(st, th, in)
+	if e.inst != nil {
+		e.inst.step(fr, st, in, rec) // incremental.go: instance key
+	}
+	c.fr = fr
+	g := st.g
+	defer func() {
+		if r := recover(); r != nil {
+			if pe, ok := r.(*program.Error); ok && pe.Pos == (program.Pos{}) {
+				pe.Pos = in.Pos
+			}
+			panic(r)
+		}
+	}()
+	switch in.Op {
+	case program.OpSkip:
+		e.addStep(rec, st)
+	case program.OpAssign:
+		vals := e.loadCells(c, in.Rhs, g)
+		e.storeCells(c, in.Lhs, vals, g)
+		e.addStep(rec, st)
+		e.endInstr(st)
+	case program.OpAssume:
+		cv := e.name(e.cond(e.eval(c, in.Rhs, g)))
+		st.g = e.name(and(st.g, cv))
+		rec.g = st.g
+		e.addStep(rec, st)
+		e.endInstr(st)
+	case program.OpAssert:
+		cv := e.name(e.cond(e.eval(c, in.Rhs, g)))
+		rec.assert = cv
+		e.addStep(rec, st)
+		e.asserts = append(e.asserts, rec)
+		e.endInstr(st)
+	case program.OpGoto:
+		return e.gotoStep(fc, st, pc, in, rec, c)
+	case program.OpCall:
+		return e.callStep(fc, st, pc, in, rec, c), pc + 1
+	case program.OpReturn:
+		if in.Rhs != nil && fr.retAddr != nil {
+			vals := e.loadCells(c, in.Rhs, g)
+			e.storeRetCells(c, vals, fr)
+		} else if in.Rhs != nil {
+			e.loadCells(c, in.Rhs, g) // reads and nondets still happen
+		}
+		e.addStep(rec, st)
+		e.endInstr(st)
+		fc.rets = append(fc.rets, st)
+		return nil, pc + 1
+	case program.OpExit:
+		e.addStep(rec, st)
+		if st.blk != nil {
+			e.endBlock(st)
+		}
+		*fc.exits = append(*fc.exits, st)
+		return nil, pc + 1
+	case program.OpSpawn:
+		e.spawnStep(st, in, rec, c)
+	case program.OpJoin:
+		e.ensureBlock(st, th, in)
+		t := e.eval(c, in.Rhs, g)
+		ok := e.fresh("join", 0)
+		e.joins = append(e.joins, joinRec{blk: st.blk, t: e.convert(t, in.Rhs.Type(), program.LLongType), ok: ok})
+		st.g = e.name(and(st.g, ok))
+		rec.g = st.g
+		e.addStep(rec, st)
+		e.endInstr(st)
+	case program.OpLock, program.OpUnlock:
+		e.ensureBlock(st, th, in)
+		p := e.eval(c, in.Rhs, g)
+		if in.Op == program.OpLock {
+			m := e.load(c, p, program.MutexType, g)
+			st.g = e.name(and(st.g, eq(m.t, bvc(m.t.w, 0))))
+			rec.g = st.g
+			e.store(c, p, program.MutexType, val{t: bvc(program.MutexType.Bits(), 1)}, st.g)
+		} else {
+			e.store(c, p, program.MutexType, val{t: bvc(program.MutexType.Bits(), 0)}, g)
+		}
+		e.addStep(rec, st)
+		e.endInstr(st)
+	case program.OpAtomicBegin:
+		if st.depth == 0 {
+			st.blk = e.newBlock(th, st.g, "atomic", in.Label)
+			st.cache = map[cellKey]*centry{}
+		}
+		st.depth++
+		e.addStep(rec, st)
+	case program.OpAtomicEnd:
+		if st.depth == 0 {
+			e.unsupported(in.Pos, "atomic end outside an atomic section")
+		}
+		e.addStep(rec, st)
+		st.depth--
+		if st.depth == 0 {
+			e.endBlock(st)
+		}
+	case program.OpDecl:
+		v := fr.fn.Var(in.Var)
+		o := fr.vars[in.Var]
+		if v == nil || o == nil {
+			e.unsupported(in.Pos, "decl of unknown local %s", in.Var)
+		}
+		for k := int64(0); k < o.ncells; k++ {
+			ct := o.cellType(k)
+			if ct.Kind == program.Void {
+				continue
+			}
+			nv := e.freshVal("n", ct)
+			rec.nondet = append(rec.nondet, ndVal{v: nv, t: ct})
+			e.writeCell(st, th, in, o, k, tTrue, nv, g, rec)
+		}
+		e.addStep(rec, st)
+		e.endInstr(st)
+	case program.OpAlloc:
+		e.allocStep(st, in, rec, c)
+		e.addStep(rec, st)
+		e.endInstr(st)
+	case program.OpFree:
+		e.eval(c, in.Rhs, g)
+		e.addStep(rec, st)
+		e.endInstr(st)
+	default:
+		e.unsupported(in.Pos, "instruction %s", in.Op)
+	}
+	return st, pc + 1
+}
+
+func (e *enc) storeRet(c *ectx, v val, fr *frame) {
+	e.storeRetCells(c, []val{v}, fr)
+}
+
+func (e *enc) storeRetCells(c *ectx, vals []val, fr *frame) {
+	p := *fr.retAddr
+	t := fr.retType
+	if t.IsScalar() {
+		e.store(c, p, t, vals[0], c.st.g)
+		return
+	}
+	for i, v := range vals {
+		ct := t.CellType(int64(i))
+		if ct.Kind == program.Void {
+			continue
+		}
+		q := p
+		q.t = bin("bvadd", p.t, bvc(e.offW, uint64(i)))
+		e.store(c, q, ct, v, c.st.g)
+	}
+}
+
+func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *stepRec, c *ectx) (*state, int) {
+	g := st.g
+	cv := tTrue
+	if in.Rhs != nil {
+		cv = e.name(e.cond(e.eval(c, in.Rhs, g)))
+	}
+	e.addStep(rec, st)
+	e.endInstr(st)
+	body := fc.fr.fn.Body
+	targets := make([]int, len(in.Targets))
+	for i, l := range in.Targets {
+		targets[i] = fc.fr.fn.Index(l)
+		if targets[i] < 0 {
+			e.unsupported(in.Pos, "goto target %s not found", l)
+		}
+	}
+	_ = body
+	if len(targets) > 1 {
+		// nondeterministic choice among forward targets
+		ch := e.fresh("ch", 16)
+		var rest []*term
+		for i, t := range targets {
+			if t <= pc {
+				e.unsupported(in.Pos, "backward goto with several targets")
+			}
+			var sel *term
+			if i < len(targets)-1 {
+				sel = eq(ch, bvc(16, uint64(i)))
+			} else {
+				sel = cmp("bvuge", ch, bvc(16, uint64(i)))
+			}
+			rest = append(rest, sel)
+			tg := e.name(and(st.g, cv, sel))
+			if !isFalse(tg) {
+				fc.pend[t] = append(fc.pend[t], st.fork(tg))
+			}
+		}
+		st.g = e.name(and(st.g, not(cv)))
+		return st, pc + 1
+	}
+	t := targets[0]
+	taken := e.name(and(st.g, cv))
+	notTaken := e.name(and(st.g, not(cv)))
+	if t > pc {
+		if !isFalse(taken) {
+			fc.pend[t] = append(fc.pend[t], st.fork(taken))
+		}
+		st.g = notTaken
+		return st, pc + 1
+	}
+	// back edge
+	if isFalse(taken) {
+		st.g = notTaken
+		return st, pc + 1
+	}
+	n := st.loops[t][0]
+	if n+1 >= e.unwind() {
+		e.cut(st, taken)
+		st.g = notTaken
+		return st, pc + 1
+	}
+	if !isFalse(notTaken) {
+		fc.pend[pc+1] = append(fc.pend[pc+1], st.fork(notTaken))
+	}
+	st.g = taken
+	st.loops[t] = [2]int{n + 1, pc}
+	return st, t
+}
+
+func (e *enc) unwind() int {
+	if e.b.Unwind <= 0 {
+		return 1
+	}
+	return e.b.Unwind
+}
+
+// calleeCands resolves the callee expression of a Call or Spawn.
+func (e *enc) calleeCands(c *ectx, x program.Expr, g *term) ([]*program.Func, []*term) {
+	if fr, ok := x.(*program.FuncRef); ok {
+		f := e.p.Func(fr.Name)
+		if f == nil {
+			e.unsupported(c.in.Pos, "call of %s, which has no body", fr.Name)
+		}
+		return []*program.Func{f}, []*term{tTrue}
+	}
+	v := e.eval(c, x, g)
+	if v.obj == nil {
+		e.unsupported(c.in.Pos, "call through a non-pointer")
+	}
+	ft := x.Type()
+	if ft.Kind == program.Pointer {
+		ft = ft.Elem
+	}
+	var fs []*program.Func
+	var cs []*term
+	var valid []*term
+	for _, f := range e.p.Funcs {
+		if !program.Identical(f.Type(), ft) && !(len(f.Params) == len(ft.Params)) {
+			continue
+		}
+		o := e.funcObjs[f.Name]
+		cc := e.name(and(eq(v.obj, bvc(objW, uint64(o.id))), eq(v.t, bvc(e.offW, 0))))
+		if isFalse(cc) {
+			continue
+		}
+		fs = append(fs, f)
+		cs = append(cs, cc)
+		valid = append(valid, cc)
+	}
+	e.badIf(c, and(g, not(or(valid...))), "call through an invalid function pointer")
+	return fs, cs
+}
+
+func (e *enc) callStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *stepRec, c *ectx) *state {
+	fr := fc.fr
+	th := fr.th
+	g := st.g
+	fs, cs := e.calleeCands(c, in.Func, g)
+	var lhs *val
+	if in.Lhs != nil {
+		a := e.addr(st, c, in.Lhs, g)
+		lhs = &a
+	}
+	args := make([][]val, len(in.Args))
+	for i, a := range in.Args {
+		args[i] = e.loadCells(c, a, g)
+	}
+	anyAtomic := false
+	for _, f := range fs {
+		anyAtomic = anyAtomic || f.Atomic
+	}
+	if anyAtomic && st.depth == 0 && st.blk == nil {
+		// the Call step of an atomic function is the first step of its section
+		st.blk = e.newBlock(th, st.g, "atomic", in.Label)
+		st.cache = map[cellKey]*centry{}
+	}
+	e.addStep(rec, st)
+	var outs []*state
+	callerLoops := st.loops
+	for i, f := range fs {
+		sub := st
+		if len(fs) > 1 {
+			sub = st.fork(e.name(and(st.g, cs[i])))
+		}
+		// recursion bound
+		depth := 0
+		for p := fr; p != nil; p = p.parent {
+			if p.fn == f {
+				depth++
+			}
+		}
+		if depth >= e.unwind() {
+			e.cut(sub, sub.g)
+			continue
+		}
+		if len(f.Params) != len(args) {
+			e.unsupported(in.Pos, "call of %s with %d arguments, want %d", f.Name, len(args), len(f.Params))
+		}
+		nf := e.newFrame(th, f, fr, lhs)
+		if e.inst != nil {
+			e.inst.frame(nf, rec, f) // incremental.go: call context of keys
+		}
+		if lhs != nil {
+			nf.retType = in.Lhs.Type()
+		}
+		for j, p := range f.Params {
+			o := nf.vars[p.Name]
+			for k, v := range args[j] {
+				if int64(k) >= o.ncells {
+					break
+				}
+				v = e.convertCell(v, o.cellType(int64(k)))
+				rec.assigned = append(rec.assigned, assignRec{obj: o, off: int64(k), cond: cs[i], v: v})
+				if o.shared {
+					if o.init == nil {
+						o.init = make([]val, o.ncells)
+						for q := range o.init {
+							o.init[q] = e.zeroVal(o.cellType(int64(q)))
+						}
+					}
+					o.init[k] = v
+				} else {
+					sub.mem[cellKey{o.id, int64(k)}] = v
+				}
+			}
+		}
+		if f.Atomic {
+			sub.depth++
+		} else {
+			e.endInstr(sub)
+		}
+		out, _ := e.execFunc(sub, nf, fc.exits)
+		if out == nil {
+			continue
+		}
+		if f.Atomic {
+			out.depth--
+			if out.depth == 0 {
+				e.endBlock(out)
+			}
+		}
+		out.loops = callerLoops
+		outs = append(outs, out)
+	}
+	if len(fs) > 1 || len(outs) != 1 {
+		r := e.merge(outs, in.Pos)
+		if r != nil {
+			r.loops = callerLoops
+		}
+		return r
+	}
+	return outs[0]
+}
+
+func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
+	th := c.th
+	blk := e.ensureBlock(st, th, in)
+	g := st.g
+	fs, cs := e.calleeCands(c, in.Func, g)
+	var arg []val
+	if len(in.Args) > 0 {
+		arg = e.loadCells(c, in.Args[0], g)
+	}
+	var lhs *val
+	if in.Lhs != nil {
+		a := e.addr(st, c, in.Lhs, g)
+		lhs = &a
+	}
+	n := e.siteCnt[in.Label]
+	if e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= maxThreads {
+		// thread bound: cut this path here
+		e.cut(st, st.g)
+		st.g = tFalse
+		rec.g = tFalse
+		e.addStep(rec, st)
+		e.endInstr(st)
+		return
+	}
+	e.siteCnt[in.Label] = n + 1
+	var tid *term
+	for i, f := range fs {
+		child := &thread{idx: len(e.threads), fn: f, spawn: blk, spawnG: e.name(and(g, cs[i])), parent: th, site: in.Label}
+		child.tid = e.fresh("tid", 32)
+		if len(f.Params) > 0 && arg != nil {
+			child.arg = e.convertCell(arg[0], f.Params[0].Type)
+		} else if len(f.Params) > 0 {
+			child.arg = e.zeroVal(f.Params[0].Type)
+		}
+		e.threads = append(e.threads, child)
+		e.queue = append(e.queue, child)
+		rec.child = child
+		if e.inst != nil {
+			e.inst.thread(child, rec) // incremental.go: thread part of keys
+		}
+		if len(fs) > 1 {
+			e.unsupported(in.Pos, "spawn through a function pointer with several targets")
+		}
+		if tid == nil {
+			tid = child.tid
+		} else {
+			tid = ite(cs[i], child.tid, tid)
+		}
+	}
+	e.spawns = append(e.spawns, rec)
+	if lhs != nil && tid != nil {
+		e.store(c, *lhs, in.Lhs.Type(), val{t: resize(tid, in.Lhs.Type().Bits(), false)}, g)
+	}
+	e.addStep(rec, st)
+	e.endInstr(st)
+}
+
+func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
+	g := st.g
+	lt := in.Lhs.Type()
+	if lt.Kind != program.Pointer || lt.Elem == nil {
+		e.unsupported(in.Pos, "alloc into a non-pointer")
+	}
+	ec := lt.Elem.Cells()
+	if ec == 0 {
+		e.unsupported(in.Pos, "alloc of %s", lt.Elem)
+	}
+	nv := e.eval(c, in.Rhs, g)
+	if nv.obj != nil {
+		e.unsupported(in.Pos, "alloc count is a pointer")
+	}
+	ct := in.Rhs.Type()
+	cnt := resize(nv.t, 64, ct.Kind == program.Int && ct.Signed)
+	var n int64
+	var count *term
+	if cnt.c {
+		n = int64(cnt.v)
+		if n < 0 || n*ec > maxCells {
+			e.unsupported(in.Pos, "allocation of %d elements", n)
+		}
+	} else {
+		n = heapCap
+		e.badIf(c, and(g, cmp("bvugt", cnt, bvc(64, heapCap))), fmt.Sprintf("allocation of more than %d elements", heapCap))
+		count = e.name(bin("bvmul", resize(cnt, e.offW, false), bvc(e.offW, uint64(ec))))
+	}
+	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), true)
+	o.heap = true
+	o.exposed = true
+	o.count = count
+	o.alloc = rec
+	o.thread = c.th
+	o.init = make([]val, o.ncells)
+	for k := int64(0); k < o.ncells; k++ {
+		t := o.cellType(k)
+		nd := e.freshVal("n", t)
+		o.init[k] = nd
+		rec.nondet = append(rec.nondet, ndVal{v: nd, t: t})
+		rec.assigned = append(rec.assigned, assignRec{obj: o, off: k, cond: tTrue, v: nd})
+	}
+	rec.heap = o
+	p := val{obj: bvc(objW, uint64(o.id)), t: bvc(e.offW, 0), pts: []int{o.id}}
+	e.store(c, e.addr(st, c, in.Lhs, g), lt, p, g)
+}

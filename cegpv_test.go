@@ -1,0 +1,273 @@
+package cegpv_test
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+func lowerFile(name string, src []byte) (*program.Program, error) {
+	return frontend.Lower(name, src, frontend.Options{})
+}
+
+func lower(t *testing.T, name string, src []byte) *program.Program {
+	t.Helper()
+	p, err := lowerFile(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func progs(t *testing.T) []testenv.Prog {
+	t.Helper()
+	ps, err := testenv.Progs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < 15 {
+		t.Fatalf("only %d programs in testdata/progs", len(ps))
+	}
+	return ps
+}
+
+// simBackend finds violations by random simulation: its Unsafe answers are
+// real runs, its Safe answers mean only "none found". It lets the
+// controller's UNSAFE and UNKNOWN paths be tested without a solver.
+type simBackend struct {
+	calls int
+	fail  map[int]error // call number (from 1) → error to return
+	seeds int
+}
+
+func (b *simBackend) Name() string { return "sim" }
+
+func (b *simBackend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
+	b.calls++
+	if err := b.fail[b.calls]; err != nil {
+		return backend.Result{}, err
+	}
+	n := b.seeds
+	if n == 0 {
+		n = 300
+	}
+	for seed := int64(0); seed < int64(n); seed++ {
+		out, err := interp.Simulate(p, interp.SimOptions{Seed: seed, Unwind: bd.Unwind, ContextSwitchProb: 0.3})
+		if err != nil {
+			continue
+		}
+		if out.Status == interp.Violated {
+			return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bd}, nil
+		}
+	}
+	return backend.Result{Verdict: backend.Safe, Bounds: bd}, nil
+}
+
+// liar claims a violation with a run that does not violate anything.
+type liar struct{}
+
+func (liar) Name() string { return "liar" }
+func (liar) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
+	out, err := interp.Simulate(p, interp.SimOptions{Seed: 1, Unwind: bd.Unwind})
+	if err != nil {
+		return backend.Result{}, err
+	}
+	run := out.Run
+	run.Violated = "main.assertion.1"
+	return backend.Result{Verdict: backend.Unsafe, Run: run, Bounds: bd}, nil
+}
+
+const racy = `
+#include <pthread.h>
+#include <assert.h>
+int x = 0, y = 0;
+void *t(void *a) { y = 1; int r = x; x = r + 1; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, 0);
+  pthread_create(&b, 0, t, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(x == 2);
+  return 0;
+}
+`
+
+// Soundness rule 1: a backend's claimed violation that does not replay is
+// never reported as UNSAFE.
+func TestLyingBackendIsUnknown(t *testing.T) {
+	p := lower(t, "racy.c", []byte(racy))
+	for _, h := range []depgraph.Heuristic{depgraph.Paper{}, depgraph.Cone{}} {
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: liar{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: h})
+		if res.Verdict != backend.Unknown || err == nil {
+			t.Fatalf("%s: verdict %v, err %v; want UNKNOWN with an error", h.Name(), res.Verdict, err)
+		}
+		if program.KindOf(err) != program.Internal {
+			t.Errorf("%s: error kind %v, want internal: %v", h.Name(), program.KindOf(err), err)
+		}
+	}
+}
+
+// Soundness rule 3: when the check of a reconstructed program fails, the
+// answer is UNKNOWN, never "spurious" (and so never SAFE).
+func TestReconstructionErrorIsUnknown(t *testing.T) {
+	p := lower(t, "racy.c", []byte(racy))
+	crash := program.Errorf(program.Crash, "solver died")
+	b := &simBackend{fail: map[int]error{2: crash}}
+	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: b, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}})
+	if !errors.Is(err, crash) || res.Verdict != backend.Unknown {
+		t.Fatalf("verdict %v, err %v; want UNKNOWN caused by the crash", res.Verdict, err)
+	}
+	if b.calls != 2 {
+		t.Fatalf("%d backend calls, want 2 (abstract, reconstruct)", b.calls)
+	}
+	if !strings.Contains(res.Reason, "solver died") {
+		t.Errorf("reason %q does not say why", res.Reason)
+	}
+}
+
+// The UNSAFE path with a backend that finds real runs: the reported run
+// replays on the original program.
+func TestUnsafeRunReplays(t *testing.T) {
+	p := lower(t, "racy.c", []byte(racy))
+	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}})
+	if err != nil || res.Verdict != backend.Unsafe {
+		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
+	}
+	out, err := interp.Replay(p, res.Run)
+	if err != nil || out.Status != interp.Violated {
+		t.Fatalf("reported run does not replay as a violation: %v %v", out, err)
+	}
+}
+
+func TestCancelledIsUnknown(t *testing.T) {
+	p := lower(t, "racy.c", []byte(racy))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := cegpv.Verify(ctx, p, cegpv.Options{Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}})
+	if res.Verdict != backend.Unknown || program.KindOf(err) != program.Timeout {
+		t.Fatalf("verdict %v, err %v; want UNKNOWN (timeout)", res.Verdict, err)
+	}
+}
+
+func TestUnknownProperty(t *testing.T) {
+	p := lower(t, "racy.c", []byte(racy))
+	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: &simBackend{}, Property: "main.assertion.9"})
+	if res.Verdict != backend.Unknown || err == nil || !strings.Contains(err.Error(), "main.assertion.1") {
+		t.Fatalf("verdict %v, err %v; want UNKNOWN naming the existing properties", res.Verdict, err)
+	}
+}
+
+func needZ3(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed (make deps installs it)")
+	}
+}
+
+// Every hand-written program gets its expected verdict from cegpv and from
+// the plain backend, and the two agree.
+func TestProgsCEGPVAgreesWithPlain(t *testing.T) {
+	needZ3(t)
+	be := builtin.New(builtin.Options{})
+	for _, pr := range progs(t) {
+		t.Run(pr.Name, func(t *testing.T) {
+			t.Parallel()
+			p := lower(t, pr.Path, pr.Src)
+			bd := backend.Bounds{Unwind: pr.Unwind}
+			want := backend.Safe
+			if pr.Expect == "unsafe" {
+				want = backend.Unsafe
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+			defer cancel()
+			plain, err := be.Check(ctx, p, bd)
+			if err != nil && program.KindOf(err) != program.Timeout {
+				t.Fatalf("plain: %v", err)
+			}
+			ctx2, cancel2 := context.WithTimeout(context.Background(), 40*time.Second)
+			defer cancel2()
+			res, err := cegpv.Verify(ctx2, p, cegpv.Options{Backend: be, Bounds: bd})
+			if err != nil && strings.Contains(err.Error(), "after it was freed") {
+				// Known gap of the builtin backend (free is a no-op there):
+				// its run uses freed memory and is rejected by replay, so the
+				// answer is UNKNOWN, never wrong. Tracked in the issue notes.
+				t.Skipf("known gap (builtin models free as a no-op): %v", err)
+			}
+			if err != nil && program.KindOf(err) != program.Timeout {
+				t.Fatalf("cegpv: %v", err)
+			}
+			// A timeout is UNKNOWN, which is never wrong; any verdict given
+			// must be the expected one.
+			for _, v := range []backend.Verdict{plain.Verdict, res.Verdict} {
+				if v != backend.Unknown && v != want {
+					t.Fatalf("plain %v, cegpv %v, want %v", plain.Verdict, res.Verdict, want)
+				}
+			}
+			if plain.Verdict == backend.Unknown || res.Verdict == backend.Unknown {
+				t.Logf("UNKNOWN within 40 s: plain %v (%s), cegpv %v (%s)", plain.Verdict, plain.Reason, res.Verdict, res.Reason)
+			}
+			if res.Verdict == backend.Unsafe {
+				out, err := interp.Replay(p, res.Run)
+				if err != nil || out.Status != interp.Violated {
+					t.Fatalf("cegpv's run does not replay: %v", err)
+				}
+			}
+			t.Logf("%d levels, %d iterations, %d checks", res.Levels, len(res.Iterations), res.Checks)
+		})
+	}
+}
+
+// The paper's motivating example: the first abstraction keeps {t1, t2, x},
+// its first counterexample is spurious, and after refinement the real bug is
+// reported with a trace that replays.
+func TestPaperFig2(t *testing.T) {
+	needZ3(t)
+	var fig *testenv.Prog
+	for _, pr := range progs(t) {
+		if pr.Name == "paper_fig2.c" {
+			fig = &pr
+		}
+	}
+	if fig == nil {
+		t.Fatal("testdata/progs/paper_fig2.c missing")
+	}
+	p := lower(t, fig.Path, fig.Src)
+	g := depgraph.Build(p)
+	var v0 []depgraph.Var // without the front end's temporaries
+	for _, v := range depgraph.Choose(g, depgraph.Paper{}, "") {
+		if !depgraph.IsTemp(v) {
+			v0 = append(v0, v)
+		}
+	}
+	if got := depgraph.JoinVars(v0); got != "main::t1, main::t2, x" {
+		t.Errorf("first abstraction keeps %s, want main::t1, main::t2, x", got)
+	}
+	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
+	if err != nil || res.Verdict != backend.Unsafe {
+		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
+	}
+	if len(res.Iterations) < 2 || res.Iterations[0].Reconstruct != "SAFE" {
+		t.Fatalf("iterations %+v: want a spurious first counterexample", res.Iterations)
+	}
+	last := res.Iterations[len(res.Iterations)-1]
+	if last.Reconstruct != "UNSAFE" && !(last.Abstract == "UNSAFE" && last.Reconstruct == "") {
+		t.Fatalf("last iteration %+v does not report the real bug", last)
+	}
+	out, err := interp.Replay(p, res.Run)
+	if err != nil || out.Status != interp.Violated {
+		t.Fatalf("final trace does not replay: %v", err)
+	}
+	t.Logf("%d iterations over %d levels", len(res.Iterations), res.Levels)
+}

@@ -1,0 +1,581 @@
+package frontend
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// Calls of functions without a body ("external" functions).
+//
+// The model of an external call must contain every behaviour of the real
+// function (soundness of SAFE) and say when it contains more (a FALSE that
+// depends on such a behaviour may be spurious):
+//
+//   - Library functions that write memory with a statically known extent
+//     are lowered precisely, one function per construct: strcpy, strncpy,
+//     memset, memcpy (libWrite), and the scanf family (scanf).
+//   - Nondeterministic sources (__VERIFIER_nondet_*, any function whose name
+//     contains "nondet", rand, random) return a genuine Nondet.
+//   - readOnlyExternals never write program memory; their results are
+//     opaque (program.Nondet.Origin is the function's name).
+//   - Any other external call that passes a pointer to non-const data, an
+//     array, a function or an aggregate is Unsupported: the function may
+//     write through it. Other calls are modelled as "returns some value and
+//     changes nothing the program can see"; their result is opaque, and a
+//     call whose result is not used leaves an opaque marker
+//     assume(nondet) (the call may also not return), so that a run through
+//     it is recognisable as depending on the external function.
+//
+// Residual assumption (as CBMC's): an external function does not write the
+// program's global variables.
+
+// readOnlyExternals are the library functions that only read through their
+// pointer arguments, audited one by one. The value says why; checks that
+// depend on the arguments are in readOnlyCall.
+var readOnlyExternals = map[string]string{
+	"printf":   "writes to stdout only; a %n conversion (a write) is rejected",
+	"fprintf":  "writes to the stream only (FILE is opaque to the program); %n rejected",
+	"puts":     "writes to stdout only",
+	"fputs":    "writes to the stream only",
+	"putchar":  "writes to stdout only",
+	"fputc":    "writes to the stream only",
+	"putc":     "writes to the stream only",
+	"perror":   "writes to stderr only",
+	"fflush":   "flushes the stream; FILE is opaque to the program",
+	"strlen":   "reads its argument",
+	"strcmp":   "reads its arguments",
+	"strncmp":  "reads its arguments",
+	"memcmp":   "reads its arguments",
+	"atoi":     "reads its argument",
+	"atol":     "reads its argument",
+	"atoll":    "reads its argument",
+	"strtol":   "reads its argument; the end pointer must be NULL (else it is written)",
+	"strtoul":  "reads its argument; the end pointer must be NULL",
+	"strtoll":  "reads its argument; the end pointer must be NULL",
+	"strtoull": "reads its argument; the end pointer must be NULL",
+}
+
+// maxLibCells bounds the number of element stores a memset/memcpy/strcpy is
+// expanded to.
+const maxLibCells = 256
+
+// isNondetSource reports whether an external function returns a genuine
+// nondeterministic input.
+func isNondetSource(name string) bool {
+	return strings.Contains(name, "nondet") || name == "rand" || name == "random"
+}
+
+// external lowers a call of a function without a body that is not one of
+// the SV-COMP or pthread builtins.
+func (fl *funcLowerer) external(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	l := fl.l
+	switch name {
+	case "strcpy", "strncpy", "memset", "memcpy":
+		return fl.libWrite(x, name, as, want)
+	case "scanf", "sscanf", "fscanf":
+		return fl.scanf(x, name, as, want)
+	case "strcat", "strncat":
+		l.fail(x, "%s: the length of the destination string is not known statically", name)
+	}
+	if _, ok := readOnlyExternals[name]; ok {
+		return fl.readOnlyCall(x, name, as, want)
+	}
+	fl.checkNoWritableArgs(x, name, as)
+	for _, a := range as {
+		fl.effect(a)
+	}
+	t := l.typ(x, x.Type())
+	if isNondetSource(name) {
+		if t.Kind == program.Void || !want {
+			return nil
+		}
+		if !t.IsScalar() {
+			l.fail(x, "call of %s without a body returning %s", name, t)
+		}
+		if name == "rand" || name == "random" {
+			// 0 <= result <= RAND_MAX, which is the largest value of int
+			// (glibc) and of the 32-bit long of ILP32.
+			r := fl.tmp(t)
+			fl.assign(r, &program.Nondet{T: t})
+			fl.emitOp(program.OpAssume, nil, fl.binary(x, program.Ge, r, program.IntConst(t, 0)))
+			if t.Size > 4 {
+				fl.emitOp(program.OpAssume, nil, fl.binary(x, program.Le, r, program.IntConst(t, 0x7fffffff)))
+			}
+			return r
+		}
+		return &program.Nondet{T: t}
+	}
+	l.debugOnce("unknown:"+name, "function without a body returns an opaque value", "function", name, "pos", fl.cur.String())
+	if t.Kind == program.Void || !want {
+		// A marker: the call may return or not; a run through it depends on
+		// the external function.
+		in := fl.newInstr(program.OpAssume)
+		in.Rhs = &program.Nondet{T: program.IntT, Origin: name}
+		in.Msg = "call of " + name
+		fl.emit(in)
+		return nil
+	}
+	if !t.IsScalar() {
+		l.fail(x, "call of %s without a body returning %s", name, t)
+	}
+	return &program.Nondet{T: t, Origin: name}
+}
+
+// checkNoWritableArgs rejects a call of an unknown external function that
+// passes something it may write through.
+func (fl *funcLowerer) checkNoWritableArgs(x *cc.PostfixExpression, name string, as []cc.ExpressionNode) {
+	var params []*cc.Parameter
+	if ft := calleeFuncType(x); ft != nil {
+		params = ft.Parameters()
+	}
+	for i, a := range as {
+		at := a.Type()
+		if at == nil {
+			continue
+		}
+		switch at.Kind() {
+		case cc.Ptr, cc.Array, cc.Function, cc.Struct, cc.Union:
+		default:
+			continue
+		}
+		if i < len(params) && params[i].Type() != nil && params[i].Type().Kind() == cc.Ptr && readOnlyPtr(params[i].Type()) {
+			continue
+		}
+		fl.l.fail(x, "external function %s may write through its pointer argument %d; give it a body or a stub", name, i+1)
+	}
+}
+
+// calleeFuncType returns the prototype of the called function, if known.
+func calleeFuncType(x *cc.PostfixExpression) *cc.FunctionType {
+	t := x.PostfixExpression.Type()
+	if t == nil {
+		return nil
+	}
+	if t.Kind() == cc.Ptr {
+		t = t.(*cc.PointerType).Elem()
+	}
+	ft, _ := t.(*cc.FunctionType)
+	return ft
+}
+
+// readOnlyPtr reports whether pointer type t gives no write access: its
+// pointee is const and, if it is a pointer itself, read-only too.
+func readOnlyPtr(t cc.Type) bool {
+	pt, ok := t.(*cc.PointerType)
+	if !ok {
+		return false
+	}
+	e := pt.Elem()
+	if e == nil || !e.Attributes().IsConst() {
+		return false
+	}
+	switch {
+	case e.Kind() == cc.Void || cc.IsArithmeticType(e):
+		return true
+	case e.Kind() == cc.Ptr:
+		return readOnlyPtr(e)
+	}
+	return false
+}
+
+// readOnlyCall lowers a call of a function of readOnlyExternals.
+func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	l := fl.l
+	switch name {
+	case "printf", "fprintf":
+		fi := 0
+		if name == "fprintf" {
+			fi = 1
+		}
+		if len(as) <= fi {
+			l.fail(x, "%s without a format", name)
+		}
+		if f, ok := literalArg(as[fi]); ok {
+			if printfHasN(f) {
+				l.fail(x, "%s with a %%n conversion (writes through its argument)", name)
+			}
+		} else {
+			for _, a := range as[fi+1:] {
+				if t := a.Type(); t != nil && (t.Kind() == cc.Ptr || t.Kind() == cc.Array) {
+					l.fail(x, "%s with a non-literal format and a pointer argument (a %%n conversion would write through it)", name)
+				}
+			}
+		}
+	case "strtol", "strtoul", "strtoll", "strtoull":
+		if len(as) != 3 {
+			l.fail(x, "%s called with %d arguments, want 3", name, len(as))
+		}
+		if v, ok := intValue(as[1].Value()); !ok || v != 0 {
+			l.fail(x, "external function %s may write through its pointer argument 2 (end pointer not NULL); give it a body or a stub", name)
+		}
+	}
+	for _, a := range as {
+		fl.argvOK = fl.isArgvElem(a)
+		fl.effect(a)
+		fl.argvOK = false
+	}
+	t := l.typ(x, x.Type())
+	if t.Kind == program.Void || !want {
+		return nil
+	}
+	if !t.IsScalar() {
+		l.fail(x, "call of %s returning %s", name, t)
+	}
+	return &program.Nondet{T: t, Origin: name}
+}
+
+// printfHasN reports whether a printf format contains a %n conversion.
+func printfHasN(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("0123456789.-+ #*'hlLqjzt", f[j]) >= 0 {
+			j++
+		}
+		if j < len(f) && f[j] == 'n' {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// literalArg returns the string literal an argument is, through
+// parentheses.
+func literalArg(e cc.ExpressionNode) (string, bool) {
+	for {
+		if c := passThrough(e); c != nil {
+			e = c
+			continue
+		}
+		switch x := e.(type) {
+		case *cc.PostfixExpression:
+			if x.Case == cc.PostfixExpressionPrimary {
+				e = x.PrimaryExpression
+				continue
+			}
+		case *cc.UnaryExpression:
+			if x.Case == cc.UnaryExpressionPostfix {
+				e = x.PostfixExpression
+				continue
+			}
+		case *cc.CastExpression:
+			if x.Case == cc.CastExpressionUnary {
+				e = x.UnaryExpression
+				continue
+			}
+		case *cc.ExpressionList:
+			if x.ExpressionList == nil {
+				e = x.AssignmentExpression
+				continue
+			}
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionExpr {
+				e = x.ExpressionList
+				continue
+			}
+			s, ok := stringLit(x)
+			if ok {
+				if i := strings.IndexByte(s, 0); i >= 0 {
+					s = s[:i]
+				}
+			}
+			return s, ok
+		}
+		return "", false
+	}
+}
+
+// stablePtr returns p, or a non-shared temporary holding p when p's value
+// could change before it is used again (it reads shared memory).
+func (fl *funcLowerer) stablePtr(p program.Expr) program.Expr {
+	switch q := p.(type) {
+	case *program.Const:
+		return p
+	case *program.AddrOf:
+		if stableAddr(q.X) {
+			return p
+		}
+	}
+	if isStableLocal(fl, p) {
+		return p
+	}
+	t := fl.tmp(p.Type())
+	fl.assign(t, p)
+	return t
+}
+
+// stableAddr reports whether the address of lv does not depend on memory.
+func stableAddr(lv program.Expr) bool {
+	switch lv := lv.(type) {
+	case *program.Ref:
+		return true
+	case *program.Index:
+		_, ok := lv.I.(*program.Const)
+		return ok && stableAddr(lv.X)
+	case *program.FieldSel:
+		return stableAddr(lv.X)
+	}
+	return false
+}
+
+// elemAt returns the lvalue *(p + i).
+func (fl *funcLowerer) elemAt(n cc.Node, p program.Expr, i int64) program.Expr {
+	// &a[k] + i is a[k+i] when that is inside the array.
+	if ad, ok := p.(*program.AddrOf); ok {
+		if ix, ok := ad.X.(*program.Index); ok {
+			if k, ok := ix.I.(*program.Const); ok && k.V+i >= 0 && k.V+i < ix.X.Type().Len {
+				return &program.Index{X: ix.X, I: program.IntConst(k.T, k.V+i), T: ix.T}
+			}
+		}
+	}
+	return fl.deref(n, fl.binary(n, program.Add, p, program.IntConst(program.IntT, i)))
+}
+
+// libWrite lowers strcpy, strncpy, memset and memcpy whose extent is known
+// statically to element-wise stores, in increasing address order, one
+// instruction each (the real functions are not atomic either). The result
+// is the destination pointer.
+func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	l := fl.l
+	nargs := map[string]int{"strcpy": 2, "strncpy": 3, "memset": 3, "memcpy": 3}[name]
+	if len(as) != nargs {
+		l.fail(x, "%s called with %d arguments, want %d", name, len(as), nargs)
+	}
+	dst := fl.rval(as[0])
+	dt := dst.Type()
+	if dt.Kind != program.Pointer || dt.Elem.Kind == program.Void || dt.Elem.Kind == program.Function || dt.Elem.Size <= 0 {
+		l.fail(x, "%s into a %s: element type unknown", name, dt)
+	}
+	elem := dt.Elem
+	constArg := func(a cc.ExpressionNode, what string) int64 {
+		k, ok := intValue(a.Value())
+		if !ok || k < 0 {
+			l.fail(x, "%s with a non-constant %s", name, what)
+		}
+		return k
+	}
+	var stores []func(d program.Expr)
+	switch name {
+	case "strcpy", "strncpy":
+		s, ok := literalArg(as[1])
+		if !ok {
+			l.fail(x, "%s from something other than a string literal", name)
+		}
+		if !elem.IsInteger() || elem.Size != 1 {
+			l.fail(x, "%s into a %s", name, dt)
+		}
+		bytes := []byte(s + "\x00")
+		if name == "strncpy" {
+			n := constArg(as[2], "length")
+			if n > maxLibCells {
+				l.fail(x, "%s of %d bytes (more than %d)", name, n, maxLibCells)
+			}
+			b := make([]byte, n)
+			copy(b, s)
+			bytes = b
+		}
+		if len(bytes) > maxLibCells {
+			l.fail(x, "%s of %d bytes (more than %d)", name, len(bytes), maxLibCells)
+		}
+		for i, c := range bytes {
+			i, c := int64(i), int64(c)
+			stores = append(stores, func(d program.Expr) {
+				fl.assign(fl.elemAt(x, d, i), program.IntConst(elem, c))
+			})
+		}
+	case "memset":
+		n := constArg(as[2], "size")
+		if n%elem.Size != 0 {
+			l.fail(x, "memset of %d bytes into elements of %d bytes (a partial element)", n, elem.Size)
+		}
+		cnt := n / elem.Size
+		if cnt*int64(elem.Cells()) > maxLibCells {
+			l.fail(x, "memset of %d elements (more than %d cells)", cnt, maxLibCells)
+		}
+		var val program.Expr // nil: zero of any type
+		if c, ok := intValue(as[1].Value()); ok {
+			b := c & 0xff
+			switch {
+			case b == 0:
+			case elem.IsInteger() && elem.Kind != program.Bool:
+				v := int64(0)
+				for k := int64(0); k < elem.Size; k++ {
+					v = v<<8 | b
+				}
+				val = program.IntConst(elem, v)
+			default:
+				l.fail(x, "memset of a %s with the byte %d", elem, b)
+			}
+		} else {
+			if !elem.IsInteger() || elem.Kind == program.Bool || elem.Size != 1 {
+				l.fail(x, "memset of a %s with a non-constant byte", elem)
+			}
+			v := fl.rval(as[1])
+			if !isStableLocal(fl, v) {
+				if _, ok := v.(*program.Const); !ok {
+					t := fl.tmp(v.Type())
+					fl.assign(t, v)
+					v = t
+				}
+			}
+			val = fl.convert(v, elem, true)
+		}
+		for i := int64(0); i < cnt; i++ {
+			i := i
+			stores = append(stores, func(d program.Expr) {
+				fl.assignCompound(fl.elemAt(x, d, i), val)
+			})
+		}
+	case "memcpy":
+		src := fl.rval(as[1])
+		st := src.Type()
+		if st.Kind != program.Pointer || !sameType(st.Elem, elem) {
+			l.fail(x, "memcpy from a %s into a %s", st, dt)
+		}
+		n := constArg(as[2], "size")
+		if n%elem.Size != 0 {
+			l.fail(x, "memcpy of %d bytes of elements of %d bytes (a partial element)", n, elem.Size)
+		}
+		cnt := n / elem.Size
+		if cnt*int64(elem.Cells()) > maxLibCells {
+			l.fail(x, "memcpy of %d elements (more than %d cells)", cnt, maxLibCells)
+		}
+		src = fl.stablePtr(src)
+		for i := int64(0); i < cnt; i++ {
+			i := i
+			stores = append(stores, func(d program.Expr) {
+				fl.assign(fl.elemAt(x, d, i), fl.elemAt(x, src, i))
+			})
+		}
+	}
+	d := fl.stablePtr(dst)
+	for _, s := range stores {
+		s(d)
+	}
+	if !want {
+		return nil
+	}
+	return fl.convert(d, l.typ(x, x.Type()), true)
+}
+
+// sameType reports whether a and b are the same type (pointer identity or
+// structural equality of their declarations).
+func sameType(a, b *program.Type) bool {
+	return a == b || program.TypeDecl(a, "") == program.TypeDecl(b, "") && a.Size == b.Size
+}
+
+// scanf lowers scanf(fmt, p...), sscanf(s, fmt, p...) and fscanf(f, fmt,
+// p...) with a literal format of integer and character conversions: each
+// pointer argument gets *p = nondet. The values are genuine inputs when they
+// come from stdin, a stream or an element of argv (every value of the type
+// is the result of some input); from any other string they are opaque. The
+// return value (how many conversions succeeded) is always opaque: the model
+// does not tie it to the stores (when a conversion fails the real function
+// leaves the object unchanged, a value the nondet store includes).
+func (fl *funcLowerer) scanf(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	l := fl.l
+	fi := 1
+	if name == "scanf" {
+		fi = 0
+	}
+	if len(as) <= fi {
+		l.fail(x, "%s without a format", name)
+	}
+	origin := ""
+	if name == "sscanf" {
+		if !fl.isArgvElem(as[0]) {
+			origin = name
+		}
+		fl.argvOK = fl.isArgvElem(as[0])
+		fl.effect(as[0])
+		fl.argvOK = false
+	} else if name == "fscanf" {
+		fl.effect(as[0])
+	}
+	f, ok := literalArg(as[fi])
+	if !ok {
+		l.fail(x, "%s with a non-literal format", name)
+	}
+	convs, err := scanfConversions(f)
+	if err != nil {
+		l.fail(x, "%s format %q: %v", name, f, err)
+	}
+	ptrs := as[fi+1:]
+	if len(convs) != len(ptrs) {
+		l.fail(x, "%s format %q has %d conversions for %d arguments", name, f, len(convs), len(ptrs))
+	}
+	// C evaluates every argument before the call stores anything.
+	var targets []program.Expr
+	for i, a := range ptrs {
+		p := fl.rval(a)
+		pt := p.Type()
+		if pt.Kind != program.Pointer || !pt.Elem.IsInteger() || pt.Elem.Kind == program.Bool {
+			l.fail(x, "%s conversion %%%c into a %s", name, convs[i], pt)
+		}
+		if convs[i] == 'c' && pt.Elem.Size != 1 {
+			l.fail(x, "%s conversion %%c into a %s", name, pt)
+		}
+		targets = append(targets, fl.stablePtr(p))
+	}
+	for _, p := range targets {
+		e := p.Type().Elem
+		fl.assign(fl.deref(x, p), &program.Nondet{T: e, Origin: origin})
+	}
+	if !want {
+		return nil
+	}
+	return &program.Nondet{T: l.typ(x, x.Type()), Origin: name}
+}
+
+// scanfConversions returns the conversion characters of the assigning
+// conversions of a scanf format. Only integer conversions and %c (width 1)
+// are modelled.
+func scanfConversions(f string) ([]byte, error) {
+	var out []byte
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			continue
+		}
+		suppress := false
+		if i < len(f) && f[i] == '*' {
+			suppress = true
+			i++
+		}
+		width := ""
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			width += string(f[i])
+			i++
+		}
+		for i < len(f) && strings.IndexByte("hlLqjzt", f[i]) >= 0 {
+			i++
+		}
+		if i >= len(f) {
+			return nil, fmt.Errorf("incomplete conversion")
+		}
+		c := f[i]
+		switch c {
+		case 'd', 'i', 'u', 'o', 'x', 'X':
+		case 'c':
+			if width != "" && width != "1" {
+				return nil, fmt.Errorf("%%%sc writes several characters", width)
+			}
+		default:
+			return nil, fmt.Errorf("conversion %%%c is not modelled", c)
+		}
+		if !suppress {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

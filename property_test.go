@@ -1,0 +1,90 @@
+package cegpv_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/internal/progen"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// TestRandomPrograms compares, on generated concurrent programs, three
+// independent judges: random concrete simulation (its violations are real),
+// the plain built-in BMC and the CEGPV loop on the same backend. Within the
+// bounds the BMC must find every violation the simulation finds, and CEGPV
+// must agree with the plain backend whenever both give a verdict. UNKNOWN
+// (timeouts, runs rejected by replay) is never wrong and only counted.
+func TestRandomPrograms(t *testing.T) {
+	needZ3(t)
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	be := builtin.New(builtin.Options{})
+	bd := backend.Bounds{Unwind: 2}
+	counts := map[string]int{}
+	internal := 0
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := progen.Generate(seed)
+		p, err := lowerSrc(src)
+		if err != nil {
+			t.Fatalf("seed %d: generated program does not lower: %v\n%s", seed, err, src)
+		}
+		simFound := ""
+		for s := int64(0); s < 200 && simFound == ""; s++ {
+			out, err := interp.Simulate(p, interp.SimOptions{Seed: s, Unwind: bd.Unwind, ContextSwitchProb: 0.4, NondetRange: 4})
+			if err == nil && out.Status == interp.Violated {
+				simFound = out.Prop
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		plain, perr := be.Check(ctx, p, bd)
+		cancel()
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		res, cerr := cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: bd})
+		cancel()
+		for _, e := range []error{perr, cerr} {
+			switch program.KindOf(e) {
+			case 0, program.Timeout:
+			case program.Internal:
+				// A run the backend built that replay rejected: the answer is
+				// UNKNOWN, never wrong. Known gap of the builtin backend's run
+				// building around atomic sections (see the issue notes).
+				internal++
+				t.Logf("seed %d: internal error (answer UNKNOWN): %v", seed, e)
+			default:
+				t.Errorf("seed %d: %v\n%s", seed, e, src)
+			}
+		}
+		counts[plain.Verdict.String()+"/"+res.Verdict.String()]++
+		if simFound != "" && plain.Verdict == backend.Safe {
+			t.Errorf("seed %d: simulation violates %s but plain BMC says %v (missed bug within the bounds)\n%s", seed, simFound, plain.Verdict, src)
+		}
+		if simFound != "" && res.Verdict == backend.Safe {
+			t.Errorf("seed %d: simulation violates %s but cegpv says %v\n%s", seed, simFound, res.Verdict, src)
+		}
+		if plain.Verdict != backend.Unknown && res.Verdict != backend.Unknown && plain.Verdict != res.Verdict {
+			t.Errorf("seed %d: plain %v, cegpv %v\n%s", seed, plain.Verdict, res.Verdict, src)
+		}
+		for _, r := range []backend.Result{plain, res.Result} {
+			if r.Verdict == backend.Unsafe {
+				if out, err := interp.Replay(p, r.Run); err != nil || out.Status != interp.Violated {
+					t.Errorf("seed %d: an UNSAFE run does not replay: %v", seed, err)
+				}
+			}
+		}
+	}
+	t.Logf("plain/cegpv verdicts over %d programs: %v; %d internal errors (UNKNOWN)", n, counts, internal)
+	if counts["SAFE/SAFE"] == 0 || counts["UNSAFE/UNSAFE"] == 0 {
+		t.Errorf("generator gave no safe or no unsafe program (%v): the comparison is vacuous", counts)
+	}
+}
+
+func lowerSrc(src string) (*program.Program, error) {
+	return lowerFile("gen.c", []byte(src))
+}
