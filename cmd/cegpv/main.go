@@ -47,11 +47,13 @@ type command struct {
 var commands []command
 
 func init() {
-	commands = []command{
+	// other files register their commands in their own init functions, which
+	// may run before this one: append, never assign
+	commands = append([]command{
 		{"show", "show [flags] FILE.c: print the labelled goto-program", runShow},
 		{"print", "print [flags] FILE.c: print the goto-program back to C", runPrint},
 		{"verify", "verify [flags] FILE.c: check the program's assertions", runVerify},
-	}
+	}, commands...)
 }
 
 func main() {
