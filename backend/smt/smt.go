@@ -80,7 +80,10 @@ func Start(ctx context.Context, argv []string, logger hclog.Logger) (*Solver, er
 		logger = hclog.NewNullLogger()
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Own process group (killed as a group on cancel), and killed by the kernel
+	// if cegpv itself dies without cancelling (SIGKILL, a crash), so that no
+	// solver outlives it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
