@@ -176,9 +176,9 @@ func lemma2(t *testing.T, build builder, mutate func(p1 *program.Program, pi []p
 		}
 		p := lower(t, filepath.Base(file), src)
 		for _, ab := range abstractions(t, p) {
-			vis := Visible(ab.a)
+			vis := Visible(ab.A)
 			var kept []string
-			for _, v := range ab.kept {
+			for _, v := range ab.Kept {
 				kept = append(kept, string(v))
 			}
 			for seed := int64(1); seed <= piSeeds; seed++ {
@@ -191,22 +191,22 @@ func lemma2(t *testing.T, build builder, mutate func(p1 *program.Program, pi []p
 					continue
 				}
 				pi := Project(r, vis)
-				p1, m, err := build(p, ab.a, r, kept)
+				p1, m, err := build(p, ab.A, r, kept)
 				if err != nil {
 					if program.KindOf(err) == program.Unsupported {
 						continue
 					}
-					t.Fatalf("%s %s seed %d: %v", file, ab.name, seed, err)
+					t.Fatalf("%s %s seed %d: %v", file, ab.Name, seed, err)
 				}
 				if mutate != nil {
 					mutate(p1, pi)
 				} else if err := program.Check(p1); err != nil {
-					t.Fatalf("%s %s: Check(P1): %v", file, ab.name, err)
+					t.Fatalf("%s %s: Check(P1): %v", file, ab.Name, err)
 				}
 				if err := completeness(p1, m, r); err != nil {
 					failA++
 					if report {
-						t.Errorf("%s %s seed %d: (a) %v", filepath.Base(file), ab.name, seed, err)
+						t.Errorf("%s %s seed %d: (a) %v", filepath.Base(file), ab.Name, seed, err)
 					}
 				}
 				for s := int64(1); s <= p1Seeds; s++ {
@@ -215,7 +215,7 @@ func lemma2(t *testing.T, build builder, mutate func(p1 *program.Program, pi []p
 					if err != nil {
 						failB++
 						if report {
-							t.Errorf("%s %s seed %d/%d: (b) %v", filepath.Base(file), ab.name, seed, s, err)
+							t.Errorf("%s %s seed %d/%d: (b) %v", filepath.Base(file), ab.Name, seed, s, err)
 						}
 						break
 					}

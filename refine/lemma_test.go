@@ -93,7 +93,7 @@ func lemma3(t *testing.T, build func(a *program.Program, vis map[program.Label]b
 		name := filepath.Base(file)
 		p := lower(t, name, src)
 		for _, ab := range abstractions(t, p) {
-			a := ab.a
+			a := ab.A
 			vis := reconstruct.Visible(a)
 			R, inR := spuriousSet(t, a, vis)
 			if len(R) == 0 {
@@ -102,12 +102,12 @@ func lemma3(t *testing.T, build func(a *program.Program, vis map[program.Label]b
 			nR += len(R)
 			ap, m, err := build(a, vis, R)
 			if err != nil {
-				t.Fatalf("%s %s: %v", name, ab.name, err)
+				t.Fatalf("%s %s: %v", name, ab.Name, err)
 			}
 			if mutate != nil {
 				mutate(ap)
 			} else if err := program.Check(ap); err != nil {
-				t.Fatalf("%s %s: Check(A'): %v", name, ab.name, err)
+				t.Fatalf("%s %s: Check(A'): %v", name, ab.Name, err)
 			}
 			// soundness
 			for seed := int64(1); seed <= apSeeds; seed++ {
@@ -116,27 +116,27 @@ func lemma3(t *testing.T, build func(a *program.Program, vis map[program.Label]b
 					t.Fatalf("%s: simulate A': %v", name, err)
 				}
 				if _, err := interp.Replay(ap, out.Run); err != nil {
-					fail(&res.sound, "%s %s seed %d: run of A' does not replay: %v", name, ab.name, seed, err)
+					fail(&res.sound, "%s %s seed %d: run of A' does not replay: %v", name, ab.Name, seed, err)
 					continue
 				}
 				r := m.Run(out.Run)
 				o, err := interp.Replay(a, r)
 				if err != nil {
-					fail(&res.sound, "%s %s seed %d: mapped run does not replay on A: %v", name, ab.name, seed, err)
+					fail(&res.sound, "%s %s seed %d: mapped run does not replay on A: %v", name, ab.Name, seed, err)
 					continue
 				}
 				acc := m.Visible(out.Run)
 				if out.Status == interp.Violated {
 					if o.Status != interp.Violated {
-						fail(&res.sound, "%s %s seed %d: violation of A' maps to a run of A without violation", name, ab.name, seed)
+						fail(&res.sound, "%s %s seed %d: violation of A' maps to a run of A without violation", name, ab.Name, seed)
 					}
 					if inR[key(acc)] {
-						fail(&res.sound, "%s %s seed %d: violation of A' along an excluded sequence %s", name, ab.name, seed, key(acc))
+						fail(&res.sound, "%s %s seed %d: violation of A' along an excluded sequence %s", name, ab.Name, seed, key(acc))
 					}
 				}
 				x, y := inSection(m, reconstruct.Project(r, vis)), inSection(m, acc)
 				if !(key(x) == key(y) || len(y) == len(x)+1 && strings.HasPrefix(key(y), key(x))) {
-					fail(&res.sound, "%s %s seed %d: mapped order %s differs from the accepted order %s", name, ab.name, seed, key(x), key(y))
+					fail(&res.sound, "%s %s seed %d: mapped order %s differs from the accepted order %s", name, ab.Name, seed, key(x), key(y))
 				}
 			}
 			// exclusion and completeness, on runs of A
@@ -146,16 +146,16 @@ func lemma3(t *testing.T, build func(a *program.Program, vis map[program.Label]b
 				o, err := interp.Replay(ap, lr)
 				if r.Violated != "" && inR[key(seq)] {
 					if err == nil && o.Status == interp.Violated {
-						fail(&res.excl, "%s %s seed %d: excluded violation %s survives in A'", name, ab.name, seed, key(seq))
+						fail(&res.excl, "%s %s seed %d: excluded violation %s survives in A'", name, ab.Name, seed, key(seq))
 					}
 					return
 				}
 				if err != nil {
-					fail(&res.compl, "%s %s seed %d: run of A (sequence %s) does not replay on A': %v", name, ab.name, seed, key(seq), err)
+					fail(&res.compl, "%s %s seed %d: run of A (sequence %s) does not replay on A': %v", name, ab.Name, seed, key(seq), err)
 					return
 				}
 				if (r.Violated != "") != (o.Status == interp.Violated) {
-					fail(&res.compl, "%s %s seed %d: verdict differs on A'", name, ab.name, seed)
+					fail(&res.compl, "%s %s seed %d: verdict differs on A'", name, ab.Name, seed)
 				}
 			}
 			for seed := int64(1); seed <= rSeeds+aSeeds; seed++ {
