@@ -43,13 +43,18 @@ type benchRow struct {
 }
 
 type benchSummary struct {
-	Mode       string             `json:"mode"`
-	Tasks      int                `json:"tasks"`
-	Correct    int                `json:"correct"`
-	Wrong      int                `json:"wrong"`
-	Missed     int                `json:"missed"`
-	Unknown    int                `json:"unknown"`
-	TotalSec   float64            `json:"total_seconds"`
+	Mode     string  `json:"mode"`
+	Tasks    int     `json:"tasks"`
+	Correct  int     `json:"correct"`
+	Wrong    int     `json:"wrong"`
+	Missed   int     `json:"missed"`
+	Unknown  int     `json:"unknown"`
+	TotalSec float64 `json:"total_seconds"`
+	// BaseSolved and BaseSec compare against the first mode (the baseline):
+	// the tasks the baseline answered correctly, and this mode's total time
+	// on exactly those tasks (a timeout counts as its wall time).
+	BaseSolved int                `json:"baseline_solved_tasks"`
+	BaseSec    float64            `json:"seconds_on_baseline_solved"`
 	MaxRSSMB   float64            `json:"max_peak_rss_mb"`
 	ByCategory map[string]*catSum `json:"by_category"`
 }
@@ -99,6 +104,22 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	modeList := strings.Split(*modes, ",")
 	rows := make([]benchRow, len(tasks)*len(modeList))
+	// Rows are also appended to results.partial.csv as they finish, so that
+	// a run stopped from outside keeps what it measured.
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
+		return exitUsage
+	}
+	partialPath := filepath.Join(*outDir, "results.partial.csv")
+	partial, err := os.Create(partialPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
+		return exitUsage
+	}
+	defer partial.Close()
+	pw := csv.NewWriter(partial)
+	pw.Write(csvHeader)
+	pw.Flush()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(*jobs)
 	var mu sync.Mutex
@@ -112,6 +133,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				mu.Lock()
 				done++
 				fmt.Fprintf(stderr, "[%d/%d] %-6s %-8s %-7s %6.2fs %s\n", done, len(rows), m, r.Verdict, r.Status, r.WallSec, t.File)
+				pw.Write(r.csv())
+				pw.Flush()
 				mu.Unlock()
 				return gctx.Err()
 			})
@@ -126,6 +149,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
 	}
+	partial.Close()
+	os.Remove(partialPath)
 	writeSummaryText(stdout, sums)
 	fmt.Fprintf(stdout, "results: %s, %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"))
 	for _, s := range sums {
@@ -227,6 +252,12 @@ func classify(expected, verdict string, proof bool) string {
 
 func summarize(rows []benchRow, modes []string) []*benchSummary {
 	var out []*benchSummary
+	baseSolved := map[string]bool{}
+	for _, r := range rows {
+		if r.Mode == modes[0] && r.Status == "correct" {
+			baseSolved[r.File] = true
+		}
+	}
 	for _, m := range modes {
 		s := &benchSummary{Mode: m, ByCategory: map[string]*catSum{}}
 		for _, r := range rows {
@@ -242,6 +273,10 @@ func summarize(rows []benchRow, modes []string) []*benchSummary {
 			c.Tasks++
 			s.TotalSec += r.WallSec
 			c.TotalSec += r.WallSec
+			if baseSolved[r.File] {
+				s.BaseSolved++
+				s.BaseSec += r.WallSec
+			}
 			if r.RSSMB > s.MaxRSSMB {
 				s.MaxRSSMB = r.RSSMB
 			}
@@ -271,10 +306,9 @@ func writeBench(dir string, rows []benchRow, sums []*benchSummary, manifest stri
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write([]string{"file", "category", "expected", "mode", "verdict", "proof", "status", "wall_seconds", "peak_rss_mb", "reason"})
+	w.Write(csvHeader)
 	for _, r := range rows {
-		w.Write([]string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status,
-			strconv.FormatFloat(r.WallSec, 'f', 3, 64), strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason})
+		w.Write(r.csv())
 	}
 	w.Flush()
 	if err := os.WriteFile(filepath.Join(dir, "results.csv"), buf.Bytes(), 0o644); err != nil {
@@ -292,6 +326,13 @@ func writeBench(dir string, rows []benchRow, sums []*benchSummary, manifest stri
 	return os.WriteFile(filepath.Join(dir, "results.json"), j, 0o644)
 }
 
+var csvHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "wall_seconds", "peak_rss_mb", "reason"}
+
+func (r benchRow) csv() []string {
+	return []string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status,
+		strconv.FormatFloat(r.WallSec, 'f', 3, 64), strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason}
+}
+
 func writeSummaryText(w io.Writer, sums []*benchSummary) {
 	fmt.Fprintf(w, "%-8s %-14s %6s %8s %6s %7s %8s %10s %9s\n", "mode", "category", "tasks", "correct", "wrong", "missed", "unknown", "time(s)", "maxRSS(MB)")
 	for _, s := range sums {
@@ -305,5 +346,16 @@ func writeSummaryText(w io.Writer, sums []*benchSummary) {
 			fmt.Fprintf(w, "%-8s %-14s %6d %8d %6d %7d %8d %10.1f\n", s.Mode, c, x.Tasks, x.Correct, x.Wrong, x.Missed, x.Unknown, x.TotalSec)
 		}
 		fmt.Fprintf(w, "%-8s %-14s %6d %8d %6d %7d %8d %10.1f %9.0f\n", s.Mode, "ALL", s.Tasks, s.Correct, s.Wrong, s.Missed, s.Unknown, s.TotalSec, s.MaxRSSMB)
+	}
+	if len(sums) > 1 {
+		base := sums[0]
+		fmt.Fprintf(w, "on the %d tasks %s solved:", base.BaseSolved, base.Mode)
+		for _, s := range sums {
+			fmt.Fprintf(w, " %s %.1fs", s.Mode, s.BaseSec)
+			if s != base && s.BaseSec > 0 {
+				fmt.Fprintf(w, " (%.2fx of %s)", s.BaseSec/base.BaseSec, base.Mode)
+			}
+		}
+		fmt.Fprintln(w)
 	}
 }
