@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -97,10 +98,22 @@ type commonFlags struct {
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
-	fs.Func("v", "more log output (-v info, -v -v debug, -v -v -v trace)", func(string) error { c.verbose++; return nil })
+	fs.Var((*countFlag)(&c.verbose), "v", "more log output (-v info, -v -v debug, -v -v -v trace)")
 	fs.BoolVar(&c.logJSON, "log-json", false, "log as JSON lines on stderr")
 	fs.StringVar(&c.model, "data-model", "ILP32", "C data model: ILP32 (SV-COMP 2015, --32) or LP64 (--64)")
 }
+
+// countFlag is a boolean flag that counts its occurrences (-v -v).
+type countFlag int
+
+func (n *countFlag) String() string {
+	if n == nil {
+		return "0"
+	}
+	return strconv.Itoa(int(*n))
+}
+func (n *countFlag) Set(string) error { *n++; return nil }
+func (n *countFlag) IsBoolFlag() bool { return true }
 
 func (c *commonFlags) logger(stderr io.Writer) hclog.Logger {
 	level := hclog.Warn
