@@ -62,6 +62,11 @@ type Options struct {
 	// it is exhausted the answer is UNKNOWN with that reason.
 	MaxChecks int
 	Dump      string // directory for every program and backend log, or ""
+	// Relax is how many times a forced check of the original program that
+	// fails is repeated with the atoms of its unsat core dropped, looking
+	// for a real violation near the spurious one (incremental backends;
+	// every core found also refines the abstraction). 0: none.
+	Relax int
 	// NoIncremental makes the loop use the code-to-code reconstruction and
 	// refinement even when the backend is incremental (for comparisons).
 	NoIncremental bool
@@ -367,6 +372,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		return Result{}, true, err
 	}
 	defer ia.Close()
+	seen := map[string]bool{} // visible sequences found spurious at this level
 	for it := 0; it < v.opts.MaxIterations || full; it++ {
 		if err := ctx.Err(); err != nil {
 			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
@@ -406,6 +412,12 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 				seq = append(seq, keys[i])
 			}
 		}
+		key := strings.Join(seq, " ")
+		if seen[key] {
+			// the exclusion of the previous spurious run did not hold on it
+			return Result{}, true, program.Errorf(program.Internal, "refinement made no progress: the abstraction returned an excluded counterexample again")
+		}
+		seen[key] = true
 		if v.instP == nil {
 			if v.instP, err = inc.Open(ctx, p, v.opts.Bounds); err != nil {
 				return Result{}, true, err
@@ -413,7 +425,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		}
 		v.checks++
 		start = time.Now()
-		s, err := v.instP.CheckForced(ctx, visible, seq)
+		s, blks, err := v.instP.CheckForced(ctx, visible, seq, v.opts.Relax)
 		last := &v.iters[len(v.iters)-1]
 		last.BackendTime += time.Since(start)
 		last.Reconstruct = verdictWord(s, err)
@@ -428,9 +440,12 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		case backend.Unknown:
 			return r1(s), true, nil
 		}
-		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq))
-		if err := ia.Exclude(visible, seq); err != nil {
-			return Result{}, true, err
+		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq), "blockers", len(blks))
+		for _, b := range blks {
+			v.log.Trace("blocker", "atoms", b.String())
+			if err := ia.Exclude(b); err != nil {
+				return Result{}, true, err
+			}
 		}
 	}
 	return Result{}, false, nil

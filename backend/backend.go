@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"cegpv.dev/cegpv/program"
@@ -136,20 +137,81 @@ type Incremental interface {
 // instance does not have (a path the program cannot take) makes every
 // constraint mentioning it unsatisfiable.
 //
-// For a set of visible labels and a key sequence seq = v1..vn, F(seq) holds
-// of a run with a violation when, for some j such that vj is the violated
-// assertion, the steps of the run at visible labels, up to and including
-// the violation, are exactly v1..vj in this order (other steps may fall
-// anywhere).
+// For a set of visible labels and a key sequence seq = v1..vn whose last
+// element vn is an assertion, F(seq) holds of a run (of the encoded
+// program, within the bounds) when v1..vn are executed in this order, the
+// assertion vn fails, and no other step at a visible label comes before vn
+// (other steps may fall anywhere). It is the conjunction of the atoms of
+// Flat(seq) below.
+//
+// Atoms are predicates of runs over step instances named by keys; a
+// Blocker is a conjunction of atoms. A Blocker over the keys of the visible
+// steps of an abstraction A means the same thing in A and in the original P
+// (a run of P and its image in A execute the same instances at visible
+// labels, in the same order, with the same assertion outcomes), so a
+// Blocker that no run of P satisfies can be excluded from A without losing
+// any run that is the image of a run of P (design.md §5 rule 3).
 type Instance interface {
 	// Check looks for a violation in the runs not excluded so far. For an
 	// Unsafe result it also returns the key of every step of Result.Run
 	// ("" for a step without one).
 	Check(ctx context.Context) (Result, []string, error)
 	// CheckForced looks for a violation in a run satisfying F(seq), without
-	// changing the instance for later checks.
-	CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string) (Result, error)
-	// Exclude removes, for all later checks, the runs satisfying F(seq).
-	Exclude(visible map[program.Label]bool, seq []string) error
+	// changing the instance for later checks. When there is none, it may
+	// look up to relax more times for a violation in runs that satisfy
+	// fewer of F(seq)'s atoms (the run of an Unsafe answer is a real
+	// violation of the program either way). A Safe answer comes with
+	// Blockers implied by F(seq) that no run of the program satisfies
+	// (within the bounds): F(seq) itself, or generalisations of it (subsets
+	// of its atoms, from unsatisfiable cores).
+	CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (Result, []Blocker, error)
+	// Exclude removes, for all later checks, the runs satisfying b.
+	Exclude(b Blocker) error
 	Close() error
+}
+
+// AtomKind says what an Atom states about a run.
+type AtomKind int
+
+const (
+	// Exec: the step instance A is executed.
+	Exec AtomKind = iota
+	// Before: A and B are executed and A comes before B.
+	Before
+	// Fails: the assertion instance A is executed and its condition is false.
+	Fails
+	// NotBefore: if B is executed, A comes before B (B is not before A).
+	NotBefore
+)
+
+// An Atom is a predicate of runs over step instances named by keys (see
+// Instance).
+type Atom struct {
+	Kind AtomKind
+	A, B string
+}
+
+func (a Atom) String() string {
+	switch a.Kind {
+	case Exec:
+		return "exec(" + a.A + ")"
+	case Before:
+		return a.A + " < " + a.B
+	case Fails:
+		return "fails(" + a.A + ")"
+	case NotBefore:
+		return "exec(" + a.B + ") => " + a.A + " < " + a.B
+	}
+	return "?"
+}
+
+// A Blocker is a conjunction of atoms.
+type Blocker []Atom
+
+func (b Blocker) String() string {
+	var s []string
+	for _, a := range b {
+		s = append(s, a.String())
+	}
+	return strings.Join(s, " && ")
 }

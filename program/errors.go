@@ -15,6 +15,7 @@ const (
 	Timeout                        // the time budget ran out
 	BadOutput                      // the backend's output could not be understood
 	Internal                       // an invariant of cegpv failed (e.g. a run did not replay)
+	Memout                         // the memory budget ran out
 )
 
 func (k ErrKind) String() string {
@@ -29,6 +30,8 @@ func (k ErrKind) String() string {
 		return "bad backend output"
 	case Internal:
 		return "internal error"
+	case Memout:
+		return "out of memory"
 	}
 	return "error"
 }

@@ -1,9 +1,11 @@
 package builtin
 
 import (
+	stdcmp "cmp"
 	"context"
 	"fmt"
 	"maps"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,15 +62,45 @@ type enc struct {
 	ticks        int
 }
 
-// tick panics with a Timeout error once the context is done (checked every
-// few hundred calls).
+// tick panics with a Timeout error once the context is done, and with a
+// Memout error once the heap exceeds MaxEncodeHeap (checked every few
+// hundred calls).
 func (e *enc) tick() {
 	e.ticks++
-	if e.ctx != nil && e.ticks%128 == 0 {
+	if e.out.Len() > MaxFormulaBytes {
+		panic(&program.Error{Kind: program.Memout, Err: fmt.Errorf("encoding: the formula exceeds %d MiB for these bounds", MaxFormulaBytes>>20)})
+	}
+	if e.ticks%128 != 0 {
+		return
+	}
+	if e.ctx != nil {
 		if err := e.ctx.Err(); err != nil {
 			panic(&program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)})
 		}
 	}
+	if e.ticks%1024 == 0 {
+		if h := heapBytes(); h > MaxEncodeHeap {
+			panic(&program.Error{Kind: program.Memout, Err: fmt.Errorf("encoding: the symbolic execution exceeds %d MiB of memory for these bounds", MaxEncodeHeap>>20)})
+		}
+	}
+}
+
+// Memory budget of one encoding, so that a task stays under 2 GiB with its
+// solver (issue 3): the Go heap of the symbolic execution, and the formula
+// sent to the solver (z3 needs several times its size).
+var (
+	MaxEncodeHeap   uint64 = 1 << 30
+	MaxFormulaBytes        = 256 << 20
+)
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+func heapBytes() uint64 {
+	metrics.Read(heapSample)
+	if heapSample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return heapSample[0].Value.Uint64()
 }
 
 type cellEvents struct {
@@ -620,6 +652,13 @@ func (e *enc) merge(states []*state, pos program.Pos) *state {
 	return r
 }
 
+func cellCmp(x, y cellKey) int {
+	if x.obj != y.obj {
+		return stdcmp.Compare(x.obj, y.obj)
+	}
+	return stdcmp.Compare(x.off, y.off)
+}
+
 func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 	if a.depth != b.depth || a.blk != b.blk {
 		e.unsupported(pos, "paths with different atomic sections meet")
@@ -635,7 +674,10 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 			r.loops[k] = n
 		}
 	}
-	for k, va := range a.mem {
+	// in cell order: the names given here must not depend on map order
+	// (the formula, hence the solver's answers, must be reproducible)
+	for _, k := range slices.SortedFunc(maps.Keys(a.mem), cellCmp) {
+		va := a.mem[k]
 		if vb, ok := b.mem[k]; ok {
 			r.mem[k] = e.nameVal(iteVal(ga, va, vb))
 		} else {
@@ -656,12 +698,7 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 		for k := range b.cache {
 			keys[k] = true
 		}
-		for _, k := range slices.SortedFunc(maps.Keys(keys), func(x, y cellKey) int {
-			if x.obj != y.obj {
-				return x.obj - y.obj
-			}
-			return int(x.off - y.off)
-		}) {
+		for _, k := range slices.SortedFunc(maps.Keys(keys), cellCmp) {
 			ca, cb := a.cache[k], b.cache[k]
 			o := e.objs[k.obj]
 			if ca == nil || !ca.known {

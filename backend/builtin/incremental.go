@@ -55,28 +55,33 @@ package builtin
 // is positioned, like buildRun does, at the clock of the last executed block
 // of its thread before it.
 //
-// # F(seq)
+// # Atoms, F(seq) and cores
 //
-// With r0..rn the instances of seq (cut at the first key the instance does
-// not have, that is not at a visible label, or that repeats), and
-// pos(a) < pos(b) the strict run order above:
+// The atoms of backend.Atom are terms over the guards g(r) of step records,
+// their positions pos(r) (the run order above: (clock, creation order)) and
+// the conditions cond(r) of assertion records:
 //
-//	h0 = g(r0); hi = h(i-1) ∧ g(ri) ∧ pos(r(i-1)) < pos(ri) ∧ (r(i-1) assertion ⇒ cond(r(i-1)))
-//	sel_j = hj ∧ ¬cond(rj)          for each rj that is an assertion
-//	below_i = ∨_{j<i} sel_j          (the violation is before position i of seq)
-//	(VC, VS) = the position of the selected rj (an ite chain over sel_j)
-//	F = ∨_j sel_j
-//	    ∧ ∧_{v visible, not in seq}  g(v) ⇒ (VC,VS) < pos(v)
-//	    ∧ ∧_{ri}                     below_i ∧ g(ri) ⇒ (VC,VS) < pos(ri)
-//	    ∧ ∧_{a invisible assertion}  g(a) ∧ ¬cond(a) ⇒ (VC,VS) < pos(a)
+//	exec(a)          = g(a)
+//	a < b            = g(a) ∧ g(b) ∧ pos(a) < pos(b)
+//	fails(a)         = g(a) ∧ ¬cond(a)
+//	exec(b) ⇒ a < b  = g(b) ⇒ (g(a) ∧ pos(a) < pos(b))
 //
-// The sel_j exclude each other (sel_k needs cond(rj) for j < k), and every
-// auxiliary symbol is defined by an equation, so F is an exact Boolean
-// function of the model: it holds exactly when the run buildRun makes of the
-// model has seq[0..j] as its visible steps up to its (first) violation, for
-// some j. Hence ¬F can be asserted permanently (Exclude) and F pushed
-// (CheckForced). The size is linear in |seq| + visible instances +
-// assertions.
+// a key the instance does not have is a step no run executes (g = false).
+// Each atom is an exact predicate of the run buildRun makes of a model.
+// F(seq) for seq = r0..rn, rn an assertion, is Flat(seq):
+//
+//	exec(r0) ∧ ∧_i r(i-1) < ri ∧ fails(rn) ∧ ∧_{v visible, not in seq} (exec(v) ⇒ rn < v)
+//
+// linear in |seq| + visible instances. CheckForced sends every atom as an
+// assumption literal (check-sat-assuming); when the answer is unsat, the
+// solver's unsat core is a subset of the atoms that no run satisfies, which
+// is returned as the Blocker: a spurious counterexample then excludes every
+// run of the abstraction that agrees with it on the core only, not just its
+// exact visible sequence. Positions of visible steps are their own clocks
+// in the abstraction and in the original alike (SharedVisible of an
+// abstraction is included in SharedVisible of the original, so they have
+// blocks of their own in both), which is what makes a Blocker mean the same
+// in both programs.
 //
 // # Reductions and soundness
 //
@@ -278,6 +283,12 @@ func newInstSession(ctx context.Context, p *program.Program, bounds backend.Boun
 		sv.KeepTranscript()
 	}
 	s.solver = sv
+	// CheckForced reads unsat cores of its assumptions; the option must
+	// come before the first assertion.
+	if err := sv.EnableCores(); err != nil {
+		sv.Close()
+		return nil, false, err
+	}
 	if isZ3(opts.Solver) && clockInt {
 		sv.Send("(set-option :smt.arith.solver 2)\n")
 	}
@@ -297,14 +308,9 @@ type instance struct {
 	opts      Options
 	s         *Session
 	collapsed bool // the encoding collapses lock regions (see the package comment of this file)
-	excluded  []excluded
-	nf        int // fresh names of F terms
+	excluded  []backend.Blocker
+	nf        int // fresh names of assumption literals
 	broken    error
-}
-
-type excluded struct {
-	visible map[program.Label]bool
-	seq     []string
 }
 
 // Open encodes p once and keeps it in a live solver (backend.Incremental).
@@ -390,59 +396,134 @@ func (in *instance) Check(ctx context.Context) (backend.Result, []string, error)
 	return res, keys, err
 }
 
-// CheckForced looks for a violation in a run satisfying F(seq) (push, F,
-// check, pop): first one without invalid accesses (Unsafe, replayed), then,
-// if none, whether an invalid access is possible in such a run (Unknown).
-func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string) (backend.Result, error) {
-	return in.guard(ctx, func() (backend.Result, error) {
+// CheckForced looks for a violation in a run satisfying F(seq) (push, the
+// atoms of Flat(seq) as assumption literals, check, pop): first one without
+// invalid accesses (Unsafe, replayed), then, if none, whether an invalid
+// access is possible in such a run (Unknown). Each unsatisfiable check
+// gives a core, and up to relax times the check is repeated with the atoms
+// of the cores so far dropped (a run of the program close to the forced
+// one; any violation found is real and replayed). Safe comes with the cores
+// as Blockers.
+func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (backend.Result, []backend.Blocker, error) {
+	var blks []backend.Blocker
+	res, err := in.guard(ctx, func() (backend.Result, error) {
 		s := in.s
 		sv := s.solver
+		atoms, err := in.flat(visible, seq)
+		if err != nil {
+			return s.unknown(err)
+		}
+		in.nf++
+		pfx := "ca" + strconv.Itoa(in.nf) + "_"
 		var defs strings.Builder
-		f := in.formula(&defs, visible, seq)
-		if isFalse(f) {
-			return s.result(backend.Safe, ""), nil
+		lits := make([]string, 0, len(atoms))
+		byLit := map[string]backend.Atom{}
+		for i, a := range atoms {
+			t := in.atomTerm(a)
+			if isTrue(t) {
+				continue
+			}
+			if isFalse(t) {
+				// no run satisfies this atom alone
+				blks = []backend.Blocker{{a}}
+				return s.result(backend.Safe, ""), nil
+			}
+			name := pfx + strconv.Itoa(i)
+			fmt.Fprintf(&defs, "(declare-fun %s () Bool)\n(assert (=> %s %s))\n", name, name, t.s)
+			lits = append(lits, name)
+			byLit[name] = a
+		}
+		// core reads the unsat core of the last check as a Blocker; an
+		// empty core (no violation at all) blocks with every atom.
+		core := func() (backend.Blocker, []string, error) {
+			names, err := sv.UnsatCore()
+			if err != nil {
+				return nil, nil, err
+			}
+			var b backend.Blocker
+			for _, n := range names {
+				a, ok := byLit[n]
+				if !ok {
+					return nil, nil, program.Errorf(program.BadOutput, "unsat core names %s, not an assumption", n)
+				}
+				b = append(b, a)
+			}
+			if len(b) == 0 {
+				return atoms, lits, nil
+			}
+			return b, names, nil
 		}
 		sv.Push()
 		defer sv.Pop()
 		if err := sv.Send(defs.String()); err != nil {
 			return s.unknown(err)
 		}
-		sv.Assert(f.s)
+		// 1. violations without invalid accesses, relaxing the order
 		sv.Push()
 		sv.Assert(not(s.bad).s)
-		r, err := s.check()
-		if err != nil {
-			sv.Pop()
-			return s.unknown(err)
-		}
-		switch r {
-		case smt.Unknown:
-			sv.Pop()
-			return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
-		case smt.Sat:
-			run, err := s.enc.buildRun(sv)
-			sv.Pop()
+		sv.Assert(s.viol.s) // implied by fails(rn), needed once relaxing drops it
+		cur := lits
+		var cores []backend.Blocker
+		for round := 0; ; round++ {
+			r, err := sv.CheckSatAssuming(cur)
 			if err != nil {
-				if program.KindOf(err) == 0 {
-					err = program.Errorf(program.Internal, "building the counterexample: %v", err)
-				}
+				sv.Pop()
 				return s.unknown(err)
 			}
-			return in.replayed(run)
+			if r == smt.Unknown {
+				sv.Pop()
+				return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
+			}
+			if r == smt.Sat {
+				run, err := s.enc.buildRun(sv)
+				sv.Pop()
+				if err != nil {
+					if program.KindOf(err) == 0 {
+						err = program.Errorf(program.Internal, "building the counterexample: %v", err)
+					}
+					return s.unknown(err)
+				}
+				return in.replayed(run)
+			}
+			b, names, err := core()
+			if err != nil {
+				sv.Pop()
+				return s.unknown(err)
+			}
+			cores = append(cores, b)
+			if round >= relax || len(names) == len(cur) {
+				break
+			}
+			drop := map[string]bool{}
+			for _, n := range names {
+				drop[n] = true
+			}
+			var next []string
+			for _, l := range cur {
+				if !drop[l] {
+					next = append(next, l)
+				}
+			}
+			cur = next
 		}
 		sv.Pop()
 		if len(s.enc.bad) == 0 {
+			blks = cores
 			return s.result(backend.Safe, ""), nil
 		}
-		sv.Push()
-		defer sv.Pop()
-		sv.Assert(s.bad.s)
-		r, err = s.check()
+		// 2. the cores above hold without invalid accesses only; with
+		// them, the forced order must be unsatisfiable too
+		r, err := sv.CheckSatAssuming(lits)
 		if err != nil {
 			return s.unknown(err)
 		}
 		switch r {
 		case smt.Unsat:
+			b, _, err := core()
+			if err != nil {
+				return s.unknown(err)
+			}
+			blks = []backend.Blocker{b}
 			return s.result(backend.Safe, ""), nil
 		case smt.Sat:
 			reason := "possible invalid memory access"
@@ -459,6 +540,10 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 		}
 		return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
 	})
+	if res.Verdict != backend.Safe || err != nil {
+		blks = nil
+	}
+	return res, blks, err
 }
 
 // replayed confirms a run with interp.Replay (design.md §5 rule 1).
@@ -485,17 +570,17 @@ func (in *instance) replayed(run *program.Run) (backend.Result, error) {
 	return res, nil
 }
 
-// Exclude asserts ¬F(seq) for all later checks. The first exclusion on a
+// Exclude asserts ¬b for all later checks. The first exclusion on a
 // collapsed encoding re-encodes the program without collapsing (see the
 // comment at the top of this file).
-func (in *instance) Exclude(visible map[program.Label]bool, seq []string) error {
+func (in *instance) Exclude(b backend.Blocker) error {
 	if in.broken != nil {
 		return in.broken
 	}
 	if in.s == nil {
 		return program.Errorf(program.Internal, "instance is closed")
 	}
-	in.excluded = append(in.excluded, excluded{visible: visible, seq: slices.Clone(seq)})
+	in.excluded = append(in.excluded, slices.Clone(b))
 	if in.collapsed {
 		s, collapsed, err := newInstSession(in.ctx, in.p, in.bounds, in.opts, false)
 		if err != nil {
@@ -514,15 +599,17 @@ func (in *instance) Exclude(visible map[program.Label]bool, seq []string) error 
 	return in.exclude1(in.excluded[len(in.excluded)-1])
 }
 
-func (in *instance) exclude1(x excluded) error {
-	var defs strings.Builder
-	f := in.formula(&defs, x.visible, x.seq)
+func (in *instance) exclude1(b backend.Blocker) error {
+	if len(b) == 0 {
+		return program.Errorf(program.Internal, "empty blocker (it would exclude every run)")
+	}
+	var ts []*term
+	for _, a := range b {
+		ts = append(ts, in.atomTerm(a))
+	}
+	f := and(ts...)
 	if isFalse(f) {
 		return nil
-	}
-	if err := in.s.solver.Send(defs.String()); err != nil {
-		in.broken = err
-		return err
 	}
 	if err := in.s.AddClause(not(f).s); err != nil {
 		in.broken = err
@@ -570,126 +657,83 @@ func (in *instance) before(a, b position) *term {
 	return e.clockLT(a.clk.s, b.clk.s)
 }
 
-// formula writes the definitions of F(seq)'s auxiliary symbols to defs and
-// returns F (see the comment at the top of this file).
-func (in *instance) formula(defs *strings.Builder, visible map[program.Label]bool, seq []string) *term {
-	e := in.s.enc
-	h := e.inst
-	in.nf++
-	pfx := "fz" + strconv.Itoa(in.nf) + "_"
-	nn := 0
-	def := func(t *term, sort string) *term {
-		if t.c || len(t.s) < 24 {
-			return t
-		}
-		nn++
-		name := pfx + strconv.Itoa(nn)
-		fmt.Fprintf(defs, "(declare-fun %s () %s)\n(assert (= %s %s))\n", name, sort, name, t.s)
-		return &term{s: name, w: t.w}
+// flat returns the atoms of F(seq) (see the comment at the top of this
+// file). A key of seq the instance does not have gives exec(key) alone,
+// which no run satisfies.
+func (in *instance) flat(visible map[program.Label]bool, seq []string) (backend.Blocker, error) {
+	h := in.s.enc.inst
+	if len(seq) == 0 {
+		return nil, program.Errorf(program.Internal, "forced sequence is empty")
 	}
-	// the instances of seq, cut at the first unusable key
+	inSeq := map[*stepRec]bool{}
 	var rs []*stepRec
-	idx := map[*stepRec]int{}
 	for _, k := range seq {
 		r := h.byKey[k]
-		if r == nil || !visible[r.in.Label] {
-			break
+		if r == nil {
+			return backend.Blocker{{Kind: backend.Exec, A: k}}, nil
 		}
-		if _, dup := idx[r]; dup {
-			break
+		if !visible[r.in.Label] {
+			return nil, program.Errorf(program.Internal, "forced step %s is at an invisible label", k)
 		}
-		idx[r] = len(rs)
+		if inSeq[r] {
+			return nil, program.Errorf(program.Internal, "forced step %s repeats", k)
+		}
+		inSeq[r] = true
 		rs = append(rs, r)
 	}
-	if len(rs) == 0 {
-		return tFalse
+	last := rs[len(rs)-1]
+	if last.in.Op != program.OpAssert {
+		return nil, program.Errorf(program.Internal, "forced sequence ends at %s, not at an assertion", last.in.Label)
 	}
-	pos := make([]position, len(rs))
-	for i, r := range rs {
-		pos[i] = in.pos(r)
+	out := backend.Blocker{{Kind: backend.Exec, A: seq[0]}}
+	for i := 1; i < len(seq); i++ {
+		out = append(out, backend.Atom{Kind: backend.Before, A: seq[i-1], B: seq[i]})
 	}
-	// prefixes, selections
-	var hs []*term
-	sel := make([]*term, len(rs))
-	var sels []*term
-	for i, r := range rs {
-		var hi *term
-		if i == 0 {
-			hi = r.g
-		} else {
-			prev := rs[i-1]
-			ok := tTrue
-			if prev.assert != nil {
-				ok = prev.assert
-			}
-			hi = and(hs[i-1], r.g, in.before(pos[i-1], pos[i]), ok)
-		}
-		hi = def(hi, "Bool")
-		hs = append(hs, hi)
-		sel[i] = tFalse
-		if r.assert != nil && r.in.Op == program.OpAssert {
-			sel[i] = def(and(hi, not(r.assert)), "Bool")
-			sels = append(sels, sel[i])
-		}
-	}
-	any := or(sels...)
-	if isFalse(any) {
-		return tFalse
-	}
-	// position of the violation
-	vcSort, vsSort := e.clockSort(), "Int"
-	zero := &term{s: e.clockZero()}
-	vs := func(n int) *term { return &term{s: strconv.Itoa(n)} }
-	if !e.clockInt {
-		vsSort = "(_ BitVec 32)"
-		vs = func(n int) *term { return &term{s: "(_ bv" + strconv.Itoa(n) + " 32)"} }
-	}
-	vc, vsq := zero, vs(0)
-	for i := len(rs) - 1; i >= 0; i-- {
-		if isFalse(sel[i]) {
-			continue
-		}
-		vc = ite(sel[i], pos[i].clk, vc)
-		vsq = ite(sel[i], vs(pos[i].seq), vsq)
-	}
-	VC := pfx + "vc"
-	VS := pfx + "vs"
-	fmt.Fprintf(defs, "(declare-fun %s () %s)\n(assert (= %s %s))\n", VC, vcSort, VC, vc.s)
-	fmt.Fprintf(defs, "(declare-fun %s () %s)\n(assert (= %s %s))\n", VS, vsSort, VS, vsq.s)
-	afterV := func(p position) *term {
-		lt := e.clockLT(VC, p.clk.s)
-		var seqLT *term
-		if e.clockInt {
-			seqLT = &term{s: "(< " + VS + " " + vs(p.seq).s + ")"}
-		} else {
-			seqLT = &term{s: "(bvult " + VS + " " + vs(p.seq).s + ")"}
-		}
-		return or(lt, and(&term{s: "(= " + VC + " " + p.clk.s + ")"}, seqLT))
-	}
-	// below_i: the selected violation is before index i
-	below := make([]*term, len(rs))
-	below[0] = tFalse
-	for i := 1; i < len(rs); i++ {
-		below[i] = def(or(below[i-1], sel[i-1]), "Bool")
-	}
-	conj := []*term{any}
+	lk := seq[len(seq)-1]
+	out = append(out, backend.Atom{Kind: backend.Fails, A: lk})
 	for _, r := range h.recs {
-		if r.tail || isFalse(r.g) {
+		if r.tail || isFalse(r.g) || inSeq[r] || !visible[r.in.Label] {
 			continue
 		}
-		if visible[r.in.Label] {
-			if i, ok := idx[r]; ok {
-				if i > 0 {
-					conj = append(conj, implies(and(below[i], r.g), afterV(pos[i])))
-				}
-				continue
-			}
-			conj = append(conj, implies(r.g, afterV(in.pos(r))))
-		} else if r.in.Op == program.OpAssert && r.assert != nil {
-			conj = append(conj, implies(and(r.g, not(r.assert)), afterV(in.pos(r))))
-		}
+		out = append(out, backend.Atom{Kind: backend.NotBefore, A: lk, B: h.key[r]})
 	}
-	return def(and(conj...), "Bool")
+	return out, nil
+}
+
+// atomTerm is the term of an atom (see the comment at the top of this
+// file).
+func (in *instance) atomTerm(a backend.Atom) *term {
+	h := in.s.enc.inst
+	ra, rb := h.byKey[a.A], h.byKey[a.B]
+	g := func(r *stepRec) *term {
+		if r == nil || r.tail {
+			return tFalse
+		}
+		return r.g
+	}
+	switch a.Kind {
+	case backend.Exec:
+		return g(ra)
+	case backend.Before:
+		if ra == nil || rb == nil || ra == rb {
+			return tFalse
+		}
+		return and(g(ra), g(rb), in.before(in.pos(ra), in.pos(rb)))
+	case backend.Fails:
+		if ra == nil || ra.in.Op != program.OpAssert || ra.assert == nil {
+			return tFalse
+		}
+		return and(g(ra), not(ra.assert))
+	case backend.NotBefore:
+		if rb == nil {
+			return tTrue
+		}
+		if ra == nil || ra == rb {
+			return not(g(rb))
+		}
+		return implies(g(rb), and(g(ra), in.before(in.pos(ra), in.pos(rb))))
+	}
+	return tFalse
 }
 
 // keysOf returns the keys of all step instances of the encoding (tests).

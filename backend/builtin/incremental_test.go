@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
@@ -293,7 +295,7 @@ func TestCheckForced(t *testing.T) {
 				seq := visibleSeq(run, keys, visible)
 				for name, in := range map[string]*instance{"P": fp, "A": fa} {
 					q := in.p
-					r, err := in.CheckForced(ctx, visible, seq)
+					r, _, err := in.CheckForced(ctx, visible, seq, 0)
 					if name == "A" && err != nil && strings.Contains(err.Error(), "does not replay") {
 						// the encoding's semantics of A differ from the interpreter's
 						// (e.g. use after free); the run is refused, never reported
@@ -305,16 +307,29 @@ func TestCheckForced(t *testing.T) {
 					}
 					replays(t, q, r)
 				}
-				// the violation alone, without the steps that lead to it
-				if len(seq) > 1 {
-					bad := []string{seq[len(seq)-1], seq[0]}
-					if r, err := ip.CheckForced(ctx, visible, bad); err != nil || r.Verdict == backend.Unsafe {
-						t.Errorf("run %d: forcing an impossible order: %v %v", i, r.Verdict, err)
+				// an order the program cannot take: two steps of one
+				// frame swapped
+				for j := 0; j+2 < len(seq); j++ {
+					if frameOf(seq[j]) != frameOf(seq[j+1]) {
+						continue
 					}
+					bad := slices.Clone(seq)
+					bad[j], bad[j+1] = bad[j+1], bad[j]
+					r, blks, err := ip.CheckForced(ctx, visible, bad, 0)
+					if err != nil || r.Verdict != backend.Safe || len(blks) != 1 {
+						t.Errorf("run %d: forcing an impossible order: %v %v %v", i, r.Verdict, blks, err)
+					} else {
+						checkBlocker(t, ip, visible, bad, blks[0])
+					}
+					break
 				}
 				// a key P does not have
-				if r, err := ip.CheckForced(ctx, visible, append(seq[:len(seq)-1:len(seq)-1], "main:nowhere", seq[len(seq)-1])); err != nil || r.Verdict != backend.Safe {
+				r, blks, err := ip.CheckForced(ctx, visible, append(seq[:len(seq)-1:len(seq)-1], "main:nowhere", seq[len(seq)-1]), 2)
+				if err != nil || r.Verdict != backend.Safe {
 					t.Errorf("run %d: forcing a missing key: %v %v", i, r.Verdict, err)
+				}
+				if len(blks) != 1 || blks[0].String() != "exec(main:nowhere)" {
+					t.Errorf("run %d: blocker for a missing key: %v", i, blks)
 				}
 			}
 			// CheckForced leaves the instance unchanged
@@ -363,14 +378,14 @@ func TestExclude(t *testing.T) {
 		t.Fatalf("check: %v %v", r.Verdict, err)
 	}
 	seq := visibleSeq(r.Run, keys, visible)
-	if err := in.Exclude(visible, seq); err != nil {
+	if err := in.Exclude(flatOf(t, in, visible, seq)); err != nil {
 		t.Fatal(err)
 	}
 	if r, _, err := in.Check(ctx); err != nil || r.Verdict != backend.Safe {
 		t.Fatalf("after excluding the only sequence: %v %v", r.Verdict, err)
 	}
-	if r, err := in.CheckForced(ctx, visible, seq); err != nil || r.Verdict != backend.Safe {
-		t.Fatalf("forcing an excluded sequence: %v %v", r.Verdict, err)
+	if r, blk, err := in.CheckForced(ctx, visible, seq, 0); err != nil || r.Verdict != backend.Safe || len(blk) == 0 {
+		t.Fatalf("forcing an excluded sequence: %v %v %v", r.Verdict, blk, err)
 	}
 
 	p = lower(t, "many", manySeq)
@@ -399,7 +414,7 @@ func TestExclude(t *testing.T) {
 			t.Fatalf("sequence returned again after its exclusion: %s", k)
 		}
 		seen[k] = true
-		if err := in.Exclude(visible, seq); err != nil {
+		if err := in.Exclude(flatOf(t, in, visible, seq)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -414,5 +429,51 @@ func TestInstanceCancel(t *testing.T) {
 	time.Sleep(time.Millisecond)
 	if _, _, err := in.Check(ctx); err == nil {
 		t.Fatal("no error after cancellation")
+	}
+}
+
+func frameOf(key string) string {
+	if i := strings.LastIndexByte(key, ':'); i >= 0 {
+		return key[:i]
+	}
+	return key
+}
+
+func flatOf(t *testing.T, in *instance, visible map[program.Label]bool, seq []string) backend.Blocker {
+	t.Helper()
+	b, err := in.flat(visible, seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// checkBlocker checks a Safe answer's blocker: non-empty, made of atoms of
+// F(seq), and satisfied by no run of the program (forcing it is Safe).
+func checkBlocker(t *testing.T, in *instance, visible map[program.Label]bool, seq []string, blk backend.Blocker) {
+	t.Helper()
+	if len(blk) == 0 {
+		t.Errorf("empty blocker for %v", seq)
+		return
+	}
+	atoms := map[backend.Atom]bool{}
+	for _, a := range flatOf(t, in, visible, seq) {
+		atoms[a] = true
+	}
+	for _, a := range blk {
+		if !atoms[a] {
+			t.Errorf("blocker atom %v is not an atom of F(seq)", a)
+		}
+	}
+	var ts []*term
+	for _, a := range blk {
+		ts = append(ts, in.atomTerm(a))
+	}
+	sv := in.s.solver
+	sv.Push()
+	defer sv.Pop()
+	sv.Assert(and(ts...).s)
+	if r, err := sv.CheckSat(); err != nil || r != smt.Unsat {
+		t.Errorf("blocker %v is satisfiable in the program: %v %v", blk, r, err)
 	}
 }

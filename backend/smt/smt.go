@@ -27,8 +27,10 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
-// DefaultArgv is the command started when Start is given no argv.
-var DefaultArgv = []string{"z3", "-in", "-smt2"}
+// DefaultArgv is the command started when Start is given no argv: z3 with
+// a hard memory limit (MiB), so that one check stays under 2 GiB with cegpv
+// itself; hitting it is an error of kind Memout.
+var DefaultArgv = []string{"z3", "-in", "-smt2", "-memory:1700"}
 
 // Result is the answer of CheckSat.
 type Result int
@@ -198,11 +200,53 @@ func (s *Solver) ReasonUnknown() string { return s.reason }
 
 // CheckSat asks for satisfiability of the current assertions. For Unknown
 // the reason is available from ReasonUnknown.
-func (s *Solver) CheckSat() (Result, error) {
+func (s *Solver) CheckSat() (Result, error) { return s.checkSat("(check-sat)\n") }
+
+// CheckSatAssuming asks for satisfiability of the current assertions with
+// the Boolean constants lits assumed true; after Unsat, UnsatCore returns a
+// subset of lits that is unsatisfiable with the assertions (the solver must
+// have been started with cores, see EnableCores).
+func (s *Solver) CheckSatAssuming(lits []string) (Result, error) {
+	return s.checkSat("(check-sat-assuming (" + strings.Join(lits, " ") + "))\n")
+}
+
+// EnableCores asks the solver to produce unsat cores; it must be called
+// before the first assertion.
+func (s *Solver) EnableCores() error {
+	return s.Send("(set-option :produce-unsat-cores true)\n")
+}
+
+// UnsatCore returns the assumptions of the last CheckSatAssuming that the
+// solver found unsatisfiable together (after Unsat).
+func (s *Solver) UnsatCore() ([]string, error) {
+	if err := s.Send("(get-unsat-core)\n"); err != nil {
+		return nil, err
+	}
+	if err := s.flush(); err != nil {
+		return nil, err
+	}
+	sx, err := s.readSexp()
+	if err != nil {
+		return nil, err
+	}
+	if sx.atom != "" || (len(sx.list) > 0 && sx.list[0].atom == "error") {
+		return nil, s.solverError(sx)
+	}
+	out := make([]string, 0, len(sx.list))
+	for _, x := range sx.list {
+		if x.atom == "" {
+			return nil, s.solverError(sx)
+		}
+		out = append(out, x.atom)
+	}
+	return out, nil
+}
+
+func (s *Solver) checkSat(cmd string) (Result, error) {
 	s.stats.Checks++
 	start := time.Now()
 	defer func() { s.stats.SolverTime += time.Since(start) }()
-	if err := s.Send("(check-sat)\n"); err != nil {
+	if err := s.Send(cmd); err != nil {
 		return Unknown, err
 	}
 	if err := s.flush(); err != nil {
@@ -386,6 +430,9 @@ func (s *Solver) solverError(sx *sexp) error {
 	msg := sx.String()
 	if len(sx.list) == 2 && sx.list[0].atom == "error" {
 		msg = sx.list[1].atom
+	}
+	if strings.Contains(msg, "out of memory") {
+		return program.Errorf(program.Memout, "solver %s: %s", s.argv[0], msg)
 	}
 	return program.Errorf(program.Crash, "solver %s: unexpected answer: %s", s.argv[0], msg)
 }

@@ -166,3 +166,33 @@ func must(t *testing.T, err error) {
 }
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+func TestCheckSatAssumingCore(t *testing.T) {
+	needZ3(t)
+	s := start(t, context.Background())
+	must(t, s.EnableCores())
+	must(t, s.Declare("x", "Int"))
+	must(t, s.Assert("(> x 5)"))
+	for _, a := range []string{"a1", "a2", "a3"} {
+		must(t, s.Declare(a, "Bool"))
+	}
+	must(t, s.Assert("(=> a1 (< x 3))"))
+	must(t, s.Assert("(=> a2 (> x 100))"))
+	must(t, s.Assert("(=> a3 (< x 200))"))
+	r, err := s.CheckSatAssuming([]string{"a2", "a3"})
+	if err != nil || r != Sat {
+		t.Fatalf("a2 a3: got %v %v, want sat", r, err)
+	}
+	r, err = s.CheckSatAssuming([]string{"a1", "a2", "a3"})
+	if err != nil || r != Unsat {
+		t.Fatalf("a1 a2 a3: got %v %v, want unsat", r, err)
+	}
+	core, err := s.UnsatCore()
+	if err != nil || strings.Join(core, " ") != "a1" {
+		t.Fatalf("core %v %v, want [a1]", core, err)
+	}
+	// assumptions do not stay
+	if r, err := s.CheckSat(); err != nil || r != Sat {
+		t.Fatalf("after: got %v %v, want sat", r, err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
@@ -38,6 +39,7 @@ type verifyFlags struct {
 	property   string
 	each       bool
 	jobs       int
+	relax      int
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -47,6 +49,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 16, "spurious counterexamples excluded per abstraction level before it is widened")
+	fs.IntVar(&v.relax, "relax", 2, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
@@ -67,7 +70,7 @@ func (v *verifyFlags) bounds() backend.Bounds {
 func solverArgv(s string) []string {
 	switch s {
 	case "", "z3":
-		return []string{"z3", "-in", "-smt2"}
+		return smt.DefaultArgv
 	case "cvc5":
 		return []string{"cvc5", "--incremental", "--lang", "smt2", "--produce-models"}
 	case "boolector":
@@ -204,7 +207,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		}
 		var cr cegpv.Result
 		cr, err = cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
-			MaxIterations: vf.maxIter, Dump: vf.dump, Logger: log.Named("cegpv")})
+			MaxIterations: vf.maxIter, Relax: vf.relax, Dump: vf.dump, Logger: log.Named("cegpv")})
 		res = cr.Result
 		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
 		for _, k := range cr.Kept {
