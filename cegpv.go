@@ -20,6 +20,17 @@
 //	    UNSAFE  → the run mapped back to P, replayed on P → UNSAFE
 //	    UNKNOWN → UNKNOWN(reason)
 //	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
+//
+// With an incremental backend (backend.Incremental, the built-in one) the
+// same loop runs on two live solvers, one for A and one for P: "P forced
+// to follow π" is P under the atoms of F(seq) as assumptions, and what is
+// added to R is not π's whole sequence but the unsat core of that check (a
+// Blocker: the few orderings of visible steps that already contradict P),
+// which removes every run of A agreeing with π on them. Before giving up on
+// π, the forced check is repeated up to Relax times with the atoms of the
+// cores found so far dropped: a violation of P close to π is then found
+// without another abstract check (it is a real run, replayed like any
+// other), and every core is a blocker.
 //	  V0 := a wider heuristic's choice      (the last level keeps every variable)
 //
 // Soundness (design.md §5): A over-approximates P (Lemma 1) and excluding a
@@ -65,7 +76,7 @@ type Options struct {
 	// Relax is how many times a forced check of the original program that
 	// fails is repeated with the atoms of its unsat core dropped, looking
 	// for a real violation near the spurious one (incremental backends;
-	// every core found also refines the abstraction). 0: none.
+	// every core found also refines the abstraction). 0: 8; negative: none.
 	Relax int
 	// NoIncremental makes the loop use the code-to-code reconstruction and
 	// refinement even when the backend is incremental (for comparisons).
@@ -107,6 +118,12 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 	}
 	if v.opts.MaxChecks <= 0 {
 		v.opts.MaxChecks = 1000
+	}
+	switch {
+	case v.opts.Relax == 0:
+		v.opts.Relax = 8
+	case v.opts.Relax < 0:
+		v.opts.Relax = 0
 	}
 	if v.opts.Heuristic == nil {
 		v.opts.Heuristic = depgraph.Paper{}

@@ -49,7 +49,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 16, "spurious counterexamples excluded per abstraction level before it is widened")
-	fs.IntVar(&v.relax, "relax", 2, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
+	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
@@ -64,6 +64,14 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 
 func (v *verifyFlags) bounds() backend.Bounds {
 	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, Contexts: v.contexts, Timeout: v.timeout}
+}
+
+// relaxOpt maps --relax (0: none) to cegpv.Options.Relax (0: default).
+func relaxOpt(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // solverArgv turns --solver into a command line.
@@ -207,7 +215,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		}
 		var cr cegpv.Result
 		cr, err = cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
-			MaxIterations: vf.maxIter, Relax: vf.relax, Dump: vf.dump, Logger: log.Named("cegpv")})
+			MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Logger: log.Named("cegpv")})
 		res = cr.Result
 		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
 		for _, k := range cr.Kept {
