@@ -353,6 +353,36 @@ func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error
 	return Result{Result: backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: from.Bounds, Stats: from.Stats}}, nil
 }
 
+// blockersText is the dump of one spurious counterexample of the
+// incremental loop: its visible steps and the blockers excluded for it.
+func blockersText(seq []string, blks []backend.Blocker) string {
+	var b strings.Builder
+	b.WriteString("# visible steps of the spurious counterexample\n")
+	for _, k := range seq {
+		b.WriteString(k + "\n")
+	}
+	for i, blk := range blks {
+		fmt.Fprintf(&b, "# blocker %d (no run of the original program satisfies all of these)\n", i+1)
+		for _, a := range blk {
+			b.WriteString(a.String() + "\n")
+		}
+	}
+	return b.String()
+}
+
+func (v *verifier) dumpText(name, text string) {
+	if v.opts.Dump == "" {
+		return
+	}
+	if err := os.MkdirAll(v.opts.Dump, 0o755); err != nil {
+		v.log.Warn("dump", "error", err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(v.opts.Dump, name), []byte(text), 0o644); err != nil {
+		v.log.Warn("dump", "file", name, "error", err)
+	}
+}
+
 func (v *verifier) dump(name string, q *program.Program) {
 	if v.opts.Dump == "" {
 		return
@@ -458,6 +488,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 			return r1(s), true, nil
 		}
 		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq), "blockers", len(blks))
+		v.dumpText(fmt.Sprintf("L%d-I%d-blockers.txt", v.level, it), blockersText(seq, blks))
 		for _, b := range blks {
 			v.log.Trace("blocker", "atoms", b.String())
 			if err := ia.Exclude(b); err != nil {

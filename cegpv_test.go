@@ -3,7 +3,10 @@ package cegpv_test
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -280,5 +283,54 @@ func TestPaperFig2(t *testing.T) {
 	}
 	if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
 		t.Fatalf("relaxed: final trace does not replay: %v", err)
+	}
+}
+
+// --dump writes the abstraction and, per spurious counterexample of the
+// incremental loop, its visible steps and blockers; with the code-to-code
+// loop, every abstract, refined and reconstructed program, all of which
+// re-parse.
+func TestDump(t *testing.T) {
+	needZ3(t)
+	var fig *testenv.Prog
+	for _, pr := range progs(t) {
+		if pr.Name == "paper_fig2.c" {
+			fig = &pr
+		}
+	}
+	if fig == nil {
+		t.Fatal("testdata/progs/paper_fig2.c missing")
+	}
+	p := lower(t, fig.Path, fig.Src)
+	for _, noInc := range []bool{false, true} {
+		dir := t.TempDir()
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
+			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir})
+		if err != nil || res.Verdict != backend.Unsafe {
+			t.Fatalf("no-incremental=%v: %v %v", noInc, res.Verdict, err)
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+			if strings.HasSuffix(e.Name(), ".c") {
+				src, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+				if _, err := frontend.Lower(e.Name(), src, frontend.Options{}); err != nil {
+					t.Errorf("dumped %s does not re-parse: %v", e.Name(), err)
+				}
+			}
+		}
+		want := []string{"L0-abstract.c", "L0-I0-blockers.txt"}
+		if noInc {
+			want = []string{"L0-abstract.c", "L0-I0-refined.c", "L0-I0-reconstructed.c", "L0-I1-refined.c"}
+		}
+		for _, w := range want {
+			if !slices.Contains(names, w) {
+				t.Errorf("no-incremental=%v: %s not dumped (got %v)", noInc, w, names)
+			}
+		}
 	}
 }
