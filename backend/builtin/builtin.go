@@ -82,12 +82,26 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 		ctx, cancel = context.WithTimeout(ctx, bounds.Timeout)
 		defer cancel()
 	}
-	s, err := NewSession(ctx, p, bounds, b.opts)
+	s, err := NewSession(ctx, p, b.effective(bounds), b.opts)
 	if err != nil {
 		return backend.Result{Verdict: backend.Unknown, Reason: err.Error()}, err
 	}
 	defer s.Close()
 	return s.Check()
+}
+
+// effective returns the bounds the backend really applies: it has no
+// context bound and explores every interleaving within the other bounds (a
+// stronger check than the one asked for), so results state no context
+// bound.
+func (b *builtinBackend) effective(bounds backend.Bounds) backend.Bounds {
+	if bounds.Contexts > 0 {
+		if b.opts.Logger != nil {
+			b.opts.Logger.Warn("the built-in backend has no context bound: every interleaving within the other bounds is explored", "context_bound", bounds.Contexts)
+		}
+		bounds.Contexts = 0
+	}
+	return bounds
 }
 
 // Session is an encoded instance kept alive in its solver, so that

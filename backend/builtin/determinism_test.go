@@ -44,3 +44,16 @@ func TestEncodingMemout(t *testing.T) {
 		t.Fatalf("got %v, want an out-of-memory error", err)
 	}
 }
+
+// A context bound is not applied (every interleaving is explored), and the
+// result says so by stating no context bound.
+func TestNoContextBound(t *testing.T) {
+	p := lower(t, "one", oneSeq)
+	r, err := New(Options{}).Check(context.Background(), p, backend.Bounds{Unwind: 2, Contexts: 1})
+	if err != nil || r.Verdict != backend.Unsafe {
+		t.Fatalf("%v %v", r.Verdict, err)
+	}
+	if r.Bounds.Contexts != 0 {
+		t.Errorf("result claims context bound %d", r.Bounds.Contexts)
+	}
+}

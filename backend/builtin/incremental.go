@@ -315,6 +315,7 @@ type instance struct {
 
 // Open encodes p once and keeps it in a live solver (backend.Incremental).
 func (b *builtinBackend) Open(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Instance, error) {
+	bounds = b.effective(bounds)
 	s, collapsed, err := newInstSession(ctx, p, bounds, b.opts, true)
 	if err != nil {
 		return nil, err
