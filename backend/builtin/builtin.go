@@ -270,7 +270,7 @@ func (s *Session) ClockOf(l program.Label) (clocks []string, guards []string) {
 					continue
 				}
 				clocks = append(clocks, b.clock)
-				guards = append(guards, r.g.s)
+				guards = append(guards, r.pg.s)
 			}
 		}
 	}

@@ -451,6 +451,7 @@ func (e *enc) endBlock(st *state) {
 		e.cells(k).writes = append(e.cells(k).writes, ev)
 	}
 	b.endG = st.g
+	b.ends = append(b.ends, st.g)
 	st.blk = nil
 	st.cache = nil
 }

@@ -59,7 +59,9 @@ package builtin
 //
 // With r0..rn the instances of seq (cut at the first key the instance does
 // not have, that is not at a visible label, or that repeats), and
-// pos(a) < pos(b) the strict run order above:
+// pos(a) < pos(b) the strict run order above, and g(r) the presence guard
+// of r (presence.go: a step of an atomic section that does not complete is
+// not in the run):
 //
 //	h0 = g(r0); hi = h(i-1) ∧ g(ri) ∧ pos(r(i-1)) < pos(ri) ∧ (r(i-1) assertion ⇒ cond(r(i-1)))
 //	sel_j = hj ∧ ¬cond(rj)          for each rj that is an assertion
@@ -553,7 +555,7 @@ func (in *instance) pos(r *stepRec) position {
 		if q.tail || q.blk == nil {
 			continue
 		}
-		clk = ite(q.g, &term{s: q.blk.clock}, clk)
+		clk = ite(q.pg, &term{s: q.blk.clock}, clk)
 	}
 	return position{clk: clk, seq: r.seq}
 }
@@ -615,14 +617,14 @@ func (in *instance) formula(defs *strings.Builder, visible map[program.Label]boo
 	for i, r := range rs {
 		var hi *term
 		if i == 0 {
-			hi = r.g
+			hi = r.pg
 		} else {
 			prev := rs[i-1]
 			ok := tTrue
 			if prev.assert != nil {
 				ok = prev.assert
 			}
-			hi = and(hs[i-1], r.g, in.before(pos[i-1], pos[i]), ok)
+			hi = and(hs[i-1], r.pg, in.before(pos[i-1], pos[i]), ok)
 		}
 		hi = def(hi, "Bool")
 		hs = append(hs, hi)
@@ -674,19 +676,19 @@ func (in *instance) formula(defs *strings.Builder, visible map[program.Label]boo
 	}
 	conj := []*term{any}
 	for _, r := range h.recs {
-		if r.tail || isFalse(r.g) {
+		if r.tail || isFalse(r.pg) {
 			continue
 		}
 		if visible[r.in.Label] {
 			if i, ok := idx[r]; ok {
 				if i > 0 {
-					conj = append(conj, implies(and(below[i], r.g), afterV(pos[i])))
+					conj = append(conj, implies(and(below[i], r.pg), afterV(pos[i])))
 				}
 				continue
 			}
-			conj = append(conj, implies(r.g, afterV(in.pos(r))))
+			conj = append(conj, implies(r.pg, afterV(in.pos(r))))
 		} else if r.in.Op == program.OpAssert && r.assert != nil {
-			conj = append(conj, implies(and(r.g, not(r.assert)), afterV(in.pos(r))))
+			conj = append(conj, implies(and(r.pg, not(r.assert)), afterV(in.pos(r))))
 		}
 	}
 	return def(and(conj...), "Bool")

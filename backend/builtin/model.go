@@ -54,9 +54,11 @@ type block struct {
 	id     int
 	th     *thread
 	clock  string
-	seq    int   // position in the thread's program order
-	g      *term // guard when the block starts
-	endG   *term // guard when the block ends
+	seq    int     // position in the thread's program order
+	g      *term   // guard when the block starts
+	endG   *term   // guard when the block ends (the last path to end it)
+	ends   []*term // guards of every path that ends it (nil: it never ends)
+	done   *term   // complete(b), once computed (presence.go)
 	reads  []*event
 	writes []*event
 	kind   string // "instr", "atomic", "start", "end"
@@ -100,6 +102,7 @@ type stepRec struct {
 	th       *thread
 	in       *program.Instr
 	g        *term
+	pg       *term // presence in the run: g, and for a step of an atomic section or collapsed region that may not complete, see presence()
 	blk      *block
 	seq      int
 	nondet   []ndVal

@@ -69,7 +69,7 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 			m.want(&term{s: b.clock})
 		}
 		for _, r := range th.steps {
-			m.want(r.g)
+			m.want(r.pg)
 		}
 	}
 	if err := m.fetch(); err != nil {
@@ -86,7 +86,7 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 			continue
 		}
 		for _, r := range th.steps {
-			if r.tail || !m.truth(r.g) {
+			if r.tail || !m.truth(r.pg) {
 				continue
 			}
 			if r.blk != nil {

@@ -23,9 +23,15 @@ func (e *enc) symex() {
 		e.queue = e.queue[1:]
 		e.runThread(t)
 	}
+	e.presence()
 }
 
 func (e *enc) runThread(th *thread) {
+	if multiStep(th.spawn) {
+		// spawned inside an atomic section: the child exists only if the
+		// section completes (presence.go); the parent has been executed
+		th.spawnG = e.name(and(th.spawnG, e.complete(th.spawn)))
+	}
 	st := &state{g: th.spawnG, mem: map[cellKey]val{}, loops: map[int][2]int{}}
 	th.start = e.newBlock(th, st.g, "start", "")
 	if th.spawn != nil {

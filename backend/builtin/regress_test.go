@@ -1,0 +1,134 @@
+package builtin
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// labelWhere returns the label of the first instruction of f satisfying ok.
+func labelWhere(t *testing.T, p *program.Program, f string, ok func(*program.Instr) bool) program.Label {
+	t.Helper()
+	for _, in := range p.Func(f).Body {
+		if ok(in) {
+			return in.Label
+		}
+	}
+	t.Fatalf("no such instruction in %s", f)
+	return ""
+}
+
+// A thread that blocks inside an atomic section stops there in the
+// encoding, while the interpreter lets no other thread run after it entered
+// the section. With the section's clock forced before the violation of
+// another thread, the run must leave the section's steps out (it used to
+// contain them, and replay rejected it: "thread 1 is inside an atomic
+// section").
+func TestBlockedAtomicSection(t *testing.T) {
+	needZ3(t)
+	p := lower(t, "blocked_atomic", `
+int x = 0;
+int m = 1;
+void *t(void *a) {
+  __VERIFIER_atomic_begin();
+  x = 1;
+  __VERIFIER_assume(m == 0);
+  __VERIFIER_atomic_end();
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, t, 0);
+  int r = x;
+  assert(r == 1);
+  return 0;
+}
+`)
+	begin := labelWhere(t, p, "t", func(in *program.Instr) bool { return in.Op == program.OpAtomicBegin })
+	read := labelWhere(t, p, "main", func(in *program.Instr) bool {
+		r, ok := in.Rhs.(*program.Ref)
+		return in.Op == program.OpAssign && ok && r.Name == "x"
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := NewSession(ctx, p, backend.Bounds{Unwind: 2}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cb, _ := s.ClockOf(begin)
+	cr, _ := s.ClockOf(read)
+	if len(cb) != 1 || len(cr) != 1 {
+		t.Fatalf("clocks of %s: %v, of %s: %v", begin, cb, read, cr)
+	}
+	if err := s.AddClause("(< " + cb[0] + " " + cr[0] + ")"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Check()
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	if res.Verdict != backend.Unsafe {
+		t.Fatalf("verdict %v (%s), want UNSAFE", res.Verdict, res.Reason)
+	}
+	if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+		t.Fatalf("run does not replay: %v", err)
+	}
+	for _, st := range res.Run.Steps {
+		if st.Thread == 1 && st.Label == begin {
+			t.Errorf("the run enters the atomic section that blocks:\n%s", interp.Format(p, res.Run))
+		}
+	}
+}
+
+func TestIncompleteAtomicSections(t *testing.T) {
+	runCTests(t, []ctest{
+		// the violation is inside a section that then blocks: its steps
+		// up to the assertion are in the run
+		{name: "assert_inside_blocking_section_unsafe", want: backend.Unsafe, src: `
+int x = 0;
+int main() {
+  __VERIFIER_atomic_begin();
+  x = 1;
+  assert(x == 0);
+  __VERIFIER_assume(x == 0);
+  __VERIFIER_atomic_end();
+  return 0;
+}`},
+		// a thread spawned inside a section that blocks never runs
+		{name: "spawn_inside_blocking_section_safe", want: backend.Safe, src: `
+int x = 0;
+int m = 1;
+void *t(void *a) { x = 1; return 0; }
+void *u(void *a) { int r = x; assert(r == 0); return 0; }
+int main() {
+  pthread_t h, k;
+  pthread_create(&k, 0, u, 0);
+  __VERIFIER_atomic_begin();
+  pthread_create(&h, 0, t, 0);
+  __VERIFIER_assume(m == 0);
+  __VERIFIER_atomic_end();
+  return 0;
+}
+`},
+		// a blocked section of one thread and a violation of another whose
+		// thread id depends on the spawn inside the section
+		{name: "spawn_order_blocking_section_unsafe", want: backend.Unsafe, src: `
+int x = 0;
+int m = 1;
+void *t(void *a) { x = 1; return 0; }
+void *w(void *a) { __VERIFIER_atomic_begin(); pthread_t h; pthread_create(&h, 0, t, 0); __VERIFIER_assume(m == 0); __VERIFIER_atomic_end(); return 0; }
+void *u(void *a) { int r = x; assert(r == 1); return 0; }
+int main() {
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, u, 0);
+  return 0;
+}
+`},
+	})
+}
