@@ -28,6 +28,7 @@ func needZ3(t testing.TB) {
 const header = `
 #include <pthread.h>
 #include <assert.h>
+#include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);

@@ -55,6 +55,7 @@ type enc struct {
 	inSync       bool
 	regions      []*region
 	divs         map[string]*term // quotients by operands, for %
+	counts       map[int]*term    // countOf: number of valid cells of heap blocks of symbolic size, by object id
 	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
 	ctx          context.Context  // cancels a long encoding
 	ticks        int
@@ -133,7 +134,7 @@ type frame struct {
 func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	e := &enc{p: p, b: b, funcObjs: map[string]*object{}, globals: map[string]*object{},
 		cellEv: map[cellKey]*cellEvents{}, siteCnt: map[program.Label]int{}, clockInt: clockInt,
-		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}}
+		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}, counts: map[int]*term{}}
 	e.offW = 32
 	if p.Model == program.LP64 {
 		e.offW = 64

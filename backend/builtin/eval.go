@@ -390,8 +390,8 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term) []cand {
 				return
 			}
 			kc := and(oc, eq(p.t, bvc(e.offW, uint64(k))))
-			if o.count != nil {
-				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), o.count))
+			if o.symCount {
+				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o)))
 			}
 			if isFalse(kc) {
 				return

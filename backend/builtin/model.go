@@ -20,10 +20,12 @@ type object struct {
 	heap    bool
 	fn      string // function objects: "fn:<name>" values
 	exposed bool   // a pointer may reach it (address taken, heap)
-	count   *term  // heap: number of valid cells (offset width); nil = ncells
-	alloc   *stepRec
-	init    []val // initial contents (globals) or nil
-	thread  *thread
+	// symCount: a heap block whose number of elements is not a constant;
+	// its number of valid cells is the symbol enc.countOf(o)
+	symCount bool
+	alloc    *stepRec
+	init     []val // initial contents (globals) or nil
+	thread   *thread
 }
 
 func (o *object) cellType(c int64) *program.Type { return o.typ.CellType(c) }

@@ -132,3 +132,32 @@ int main() {
 `},
 	})
 }
+
+func TestHeapBlocks(t *testing.T) {
+	runCTests(t, []ctest{
+		// main dereferences a pointer of unknown target before the thread
+		// allocates a block of symbolic size (in symbolic-execution order):
+		// the second pass met the first pass's block, whose count was a
+		// term of the first formula ("unknown constant").
+		{name: "symbolic_size_later_block_safe", want: backend.Safe, src: `
+int *p;
+void *t(void *a) {
+  int n = __VERIFIER_nondet_int();
+  __VERIFIER_assume(n > 0 && n < 4);
+  int *q = malloc(n * sizeof(int));
+  q[0] = 1;
+  p = q;
+  return 0;
+}
+int main() {
+  pthread_t h;
+  pthread_create(&h, 0, t, 0);
+  int *q = p;
+  if (q != 0) {
+    int v = q[0];
+    assert(v == 1);
+  }
+  return 0;
+}`},
+	})
+}

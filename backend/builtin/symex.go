@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"cegpv.dev/cegpv/program"
@@ -24,6 +25,33 @@ func (e *enc) symex() {
 		e.runThread(t)
 	}
 	e.presence()
+	e.fixCounts()
+}
+
+// countOf returns the number of valid cells of a heap block of symbolic
+// size: a symbol of this pass named after the object id, equated with the
+// count at the allocation. An access through a pointer of unknown target
+// may meet a block of the previous pass (enc.prev) that this pass has not
+// created yet; its terms belong to the previous formula and must never be
+// used, whereas the symbol of the id is declared here and defined when
+// this pass creates the block.
+func (e *enc) countOf(o *object) *term {
+	if t := e.counts[o.id]; t != nil {
+		return t
+	}
+	t := e.fresh("hc", e.offW)
+	e.counts[o.id] = t
+	return t
+}
+
+// fixCounts defines the count symbols of ids whose block in this pass has a
+// constant size (the previous pass had a symbolic one there).
+func (e *enc) fixCounts() {
+	for _, id := range slices.Sorted(maps.Keys(e.counts)) {
+		if id < len(e.objs) && !e.objs[id].symCount {
+			e.assert(eq(e.counts[id], bvc(e.offW, uint64(e.objs[id].ncells))))
+		}
+	}
 }
 
 func (e *enc) runThread(th *thread) {
@@ -727,7 +755,10 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), true)
 	o.heap = true
 	o.exposed = true
-	o.count = count
+	if count != nil {
+		o.symCount = true
+		e.assert(eq(e.countOf(o), count))
+	}
 	o.alloc = rec
 	o.thread = c.th
 	o.init = make([]val, o.ncells)
