@@ -29,6 +29,7 @@ const header = `
 #include <pthread.h>
 #include <assert.h>
 #include <stdlib.h>
+#include <stdio.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -213,11 +214,13 @@ void *t(void *p) { a[1] = 7; return 0; }
 int main() { pthread_t h; pthread_create(&h, 0, t, 0); a[0] = 3; pthread_join(h, 0); assert(a[0] == 3 && a[1] == 7); return 0; }`},
 		{name: "heap_unsafe", want: backend.Unsafe, src: `
 #include <stdlib.h>
+#include <stdio.h>
 int *p;
 void *t(void *a) { *p = 5; return 0; }
 int main() { pthread_t h; p = malloc(sizeof(int)); *p = 1; pthread_create(&h, 0, t, 0); assert(*p == 1); return 0; }`},
 		{name: "heap_safe", want: backend.Safe, src: `
 #include <stdlib.h>
+#include <stdio.h>
 int *p;
 void *t(void *a) { *p = 5; return 0; }
 int main() { pthread_t h; p = malloc(sizeof(int)); *p = 1; pthread_create(&h, 0, t, 0); pthread_join(h, 0); assert(*p == 5); return 0; }`},

@@ -14,7 +14,6 @@ import (
 
 const (
 	objW       = 16   // width of object ids in pointers
-	heapCap    = 16   // elements of a heap block whose count is not a constant
 	maxCells   = 4096 // cells of one object
 	maxThreads = 64
 )
@@ -56,6 +55,7 @@ type enc struct {
 	regions      []*region
 	divs         map[string]*term // quotients by operands, for %
 	counts       map[int]*term    // countOf: number of valid cells of heap blocks of symbolic size, by object id
+	symAllocs    []*object        // heap blocks of symbolic size, in creation order
 	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
 	ctx          context.Context  // cancels a long encoding
 	ticks        int

@@ -258,16 +258,7 @@ func newInstSession(ctx context.Context, p *program.Program, bounds backend.Boun
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)
-	var viols []*term
-	for _, a := range e.asserts {
-		viols = append(viols, and(a.g, not(a.assert)))
-	}
-	s.viol = or(viols...)
-	var bads []*term
-	for _, b := range e.bad {
-		bads = append(bads, b.g)
-	}
-	s.bad = or(bads...)
+	s.queries()
 	opts.Logger.Debug("instance encoded", "threads", len(e.threads), "events", len(e.events), "keys", len(e.inst.recs), "collapsed", collapsed, "time", s.encode)
 	if err := ctx.Err(); err != nil {
 		return nil, false, &program.Error{Kind: program.Timeout, Err: err}
@@ -412,18 +403,26 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 		sv.Assert(f.s)
 		sv.Push()
 		sv.Assert(not(s.bad).s)
-		r, err := s.check()
+		r, pushes, why, err := s.solveRun()
+		pop := func() {
+			for i := 0; i <= pushes; i++ {
+				sv.Pop()
+			}
+		}
 		if err != nil {
-			sv.Pop()
+			pop()
 			return s.unknown(err)
 		}
 		switch r {
 		case smt.Unknown:
-			sv.Pop()
-			return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
+			if why == "" {
+				why = "solver: " + sv.ReasonUnknown()
+			}
+			pop()
+			return s.result(backend.Unknown, why), nil
 		case smt.Sat:
 			run, err := s.enc.buildRun(sv)
-			sv.Pop()
+			pop()
 			if err != nil {
 				if program.KindOf(err) == 0 {
 					err = program.Errorf(program.Internal, "building the counterexample: %v", err)
@@ -432,7 +431,7 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 			}
 			return in.replayed(run)
 		}
-		sv.Pop()
+		pop()
 		if len(s.enc.bad) == 0 {
 			return s.result(backend.Safe, ""), nil
 		}

@@ -111,6 +111,7 @@ type stepRec struct {
 	assigned []assignRec
 	assert   *term // Assert: the condition
 	heap     *object
+	ndOps    int     // Alloc: the operands' nondet values come first in nondet, then one per cell
 	child    *thread // Spawn
 	tail     bool    // implicit return: no step of its own (carries writes only)
 }

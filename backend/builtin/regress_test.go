@@ -8,6 +8,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
+	"cegpv.dev/cegpv/reconstruct"
 )
 
 // labelWhere returns the label of the first instruction of f satisfying ok.
@@ -160,4 +161,144 @@ int main() {
   return 0;
 }`},
 	})
+}
+
+// Heap blocks of symbolic size (main's argv among them): the run gives one
+// nondet value per valid cell, not one per modelled cell; only the first
+// cells are modelled, without a limit on the size itself.
+func TestSymbolicSizeBlocks(t *testing.T) {
+	runCTests(t, []ctest{
+		// the step allocating argv draws argc+1 values (it used to be given 16)
+		{name: "argv_sscanf_unsafe", want: backend.Unsafe, src: `
+int main(int argc, char *argv[]) {
+  if (argc == 3) {
+    int x = 0;
+    sscanf(argv[1], "%d", &x);
+    assert(x != 5);
+  }
+  return 0;
+}`},
+		// argc has no upper bound: it used to be UNKNOWN ("allocation of
+		// more than 16 elements"); argv[argc] = 0 then writes beyond the
+		// modelled cells, which is dropped
+		{name: "argv_unbounded_safe", want: backend.Safe, src: `
+int x = 1;
+int main(int argc, char **argv) {
+  assert(argc >= 1 && x == 1);
+  return 0;
+}`},
+		{name: "write_beyond_prefix_safe", want: backend.Safe, src: `
+int main() {
+  unsigned n = __VERIFIER_nondet_uint();
+  __VERIFIER_assume(n > 0 && n < 100000);
+  int *a = malloc(n * sizeof(int));
+  a[n - 1] = 7;
+  a[0] = 3;
+  assert(a[0] == 3);
+  return 0;
+}`},
+		{name: "read_beyond_prefix_unknown", want: backend.Unknown, src: `
+int main() {
+  unsigned n = __VERIFIER_nondet_uint();
+  __VERIFIER_assume(n > 0 && n < 100000);
+  int *a = malloc(n * sizeof(int));
+  a[n - 1] = 7;
+  assert(a[n - 1] == 7);
+  return 0;
+}`},
+		// a violation only with a block larger than modelled: UNKNOWN
+		{name: "violation_needs_large_block_unknown", want: backend.Unknown, src: `
+int main() {
+  unsigned n = __VERIFIER_nondet_uint();
+  __VERIFIER_assume(n > 5000);
+  int *a = malloc(n * sizeof(int));
+  a[0] = 1;
+  assert(a[0] == 0);
+  return 0;
+}`},
+		// a violation with a block of symbolic size within the model
+		{name: "symbolic_block_unsafe", want: backend.Unsafe, src: `
+int main() {
+  unsigned n = __VERIFIER_nondet_uint();
+  __VERIFIER_assume(n >= 2);
+  int *a = malloc(n * sizeof(int));
+  a[1] = 5;
+  int i = __VERIFIER_nondet_int();
+  __VERIFIER_assume(i >= 0 && i < 2);
+  assert(a[i] == 5 || a[i] != a[i]);
+  return 0;
+}`},
+	})
+}
+
+// The incremental instance builds runs the same way (argv's block draws
+// argc+1 values), for Check and for CheckForced of the run's own sequence.
+func TestInstanceSymbolicSizeBlock(t *testing.T) {
+	p := lower(t, "argv_race", `
+int a = 0, b = 0, iSet = 1;
+void *setter(void *arg) { a = 1; b = -1; return 0; }
+void *checker(void *arg) { int x = a; int y = b; assert((x == 0 && y == 0) || (x == 1 && y == -1)); return 0; }
+int main(int argc, char *argv[]) {
+  pthread_t s, c;
+  if (argc != 1) {
+    if (argc != 3) return 1;
+    sscanf(argv[1], "%d", &iSet);
+  }
+  if (iSet == 1) {
+    pthread_create(&s, 0, setter, 0);
+    pthread_create(&c, 0, checker, 0);
+  }
+  return 0;
+}`)
+	ctx := context.Background()
+	b := backend.Bounds{Unwind: 2}
+	in := openUncollapsed(t, p, b)
+	r, keys, err := in.Check(ctx)
+	if err != nil || r.Verdict != backend.Unsafe {
+		t.Fatalf("check: %v %v", r.Verdict, err)
+	}
+	replays(t, p, r)
+	visible := reconstruct.SharedVisible(p)
+	r, err = in.CheckForced(ctx, visible, visibleSeq(r.Run, keys, visible))
+	if err != nil || r.Verdict != backend.Unsafe {
+		t.Fatalf("forcing the run's own sequence: %v %v", r.Verdict, err)
+	}
+	replays(t, p, r)
+}
+
+// A nondet pointer (here uninitialised memory) whose object does not exist
+// in the run is given to the interpreter as an integer address; it used to
+// be "object#999", which replay rejects.
+func TestNondetPointerToNoObject(t *testing.T) {
+	needZ3(t)
+	p := lower(t, "junk_pointer", `
+int main() {
+  int *p;
+  int *q = p;
+  assert(q == 0);
+  return 0;
+}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := NewSession(ctx, p, backend.Bounds{Unwind: 2}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var obj *term
+	for _, r := range s.enc.threads[0].steps {
+		if r.in.Op == program.OpDecl && r.in.Var == "p" {
+			obj = r.nondet[0].v.obj
+		}
+	}
+	if obj == nil {
+		t.Fatal("no nondet pointer for the decl of p")
+	}
+	if err := s.AddClause(eq(obj, bvc(objW, 999)).s); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Check()
+	if err != nil || res.Verdict != backend.Unsafe {
+		t.Fatalf("check: %v %v", res.Verdict, err)
+	}
 }

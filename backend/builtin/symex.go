@@ -522,6 +522,14 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 	return st, t
 }
 
+// heapCap is the number of elements modelled of a heap block of symbolic
+// size (elements of ec cells): enough for the accesses of loops unwound to
+// the bound (a few per iteration), at least 16, at most 256 and maxCells.
+func (e *enc) heapCap(ec int64) int64 {
+	n := min(max(int64(16), 4*int64(e.unwind())), 256)
+	return max(1, min(n, maxCells/ec))
+}
+
 func (e *enc) unwind() int {
 	if e.b.Unwind <= 0 {
 		return 1
@@ -748,16 +756,23 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 			e.unsupported(in.Pos, "allocation of %d elements", n)
 		}
 	} else {
-		n = heapCap
-		e.badIf(c, and(g, cmp("bvugt", cnt, bvc(64, heapCap))), fmt.Sprintf("allocation of more than %d elements", heapCap))
+		// A block of symbolic size: its first n elements are modelled (the
+		// accesses to other valid cells are handled by cands), the count
+		// of its valid cells is countOf(o). Counts whose cells would not
+		// have non-negative offsets are not modelled.
+		n = e.heapCap(ec)
+		lim := (uint64(1) << (e.offW - 1)) / uint64(ec)
+		e.badIf(c, and(g, cmp("bvugt", cnt, bvc(64, lim))), fmt.Sprintf("allocation of more than %d elements", lim))
 		count = e.name(bin("bvmul", resize(cnt, e.offW, false), bvc(e.offW, uint64(ec))))
 	}
+	rec.ndOps = len(rec.nondet)
 	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), true)
 	o.heap = true
 	o.exposed = true
 	if count != nil {
 		o.symCount = true
 		e.assert(eq(e.countOf(o), count))
+		e.symAllocs = append(e.symAllocs, o)
 	}
 	o.alloc = rec
 	o.thread = c.th
