@@ -27,9 +27,10 @@
 // takes the SV-COMP wmm tasks from tens of seconds to about one. Anything the encoding cannot
 // represent faithfully is an Unsupported error; accesses that would be
 // execution errors in the interpreter (invalid pointers, out-of-bounds
-// indices) or that the encoding does not model (reads
-// beyond the modelled first cells of a heap block of symbolic size) make
-// the answer Unknown unless a violation is found that avoids them.
+// indices, accesses to freed heap blocks, double frees: free clears a
+// liveness cell of the block, symex.go) or that the encoding does not model
+// (reads beyond the modelled first cells of a heap block of symbolic size)
+// make the answer Unknown unless a violation is found that avoids them.
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds

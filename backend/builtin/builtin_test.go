@@ -71,8 +71,9 @@ type ctest struct {
 	src    string
 	want   backend.Verdict
 	unwind int
-	uwa    bool // unwinding assertions
-	proof  bool // want Proof (with uwa)
+	uwa    bool   // unwinding assertions
+	proof  bool   // want Proof (with uwa)
+	reason string // a substring of the reason of an UNKNOWN
 }
 
 func runCTests(t *testing.T, tests []ctest) {
@@ -87,6 +88,9 @@ func runCTests(t *testing.T, tests []ctest) {
 			res := check(t, p, backend.Bounds{Unwind: u, UnwindingAssertions: tc.uwa})
 			if res.Verdict != tc.want {
 				t.Fatalf("verdict %v (%s), want %v", res.Verdict, res.Reason, tc.want)
+			}
+			if !strings.Contains(res.Reason, tc.reason) {
+				t.Fatalf("reason %q, want one about %q", res.Reason, tc.reason)
 			}
 			if tc.uwa && res.Verdict == backend.Safe && res.Proof != tc.proof {
 				t.Fatalf("proof = %v, want %v", res.Proof, tc.proof)

@@ -31,10 +31,8 @@ func (e *enc) finish() {
 			continue
 		}
 		o := e.objs[k.obj]
-		var initV val
-		if o.init != nil && o.init[k.off].t != nil {
-			initV = o.init[k.off]
-		} else {
+		initV := o.initVal(k.off)
+		if initV.t == nil {
 			initV = e.freshVal("i", o.cellType(k.off))
 		}
 		var writes []*event

@@ -56,6 +56,7 @@ type enc struct {
 	divs         map[string]*term // quotients by operands, for %
 	counts       map[int]*term    // countOf: number of valid cells of heap blocks of symbolic size, by object id
 	symAllocs    []*object        // heap blocks of symbolic size, in creation order
+	frees        bool             // the program frees memory: heap blocks have a liveness cell (liveOff)
 	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
 	ctx          context.Context  // cancels a long encoding
 	ticks        int
@@ -233,6 +234,11 @@ func (e *enc) newObject(name string, t *program.Type, shared bool) *object {
 }
 
 func (e *enc) initObjects() {
+	for _, f := range e.p.Funcs {
+		for _, in := range f.Body {
+			e.frees = e.frees || in.Op == program.OpFree
+		}
+	}
 	e.objs = []*object{{id: 0, name: "NULL", typ: program.VoidType}}
 	for _, f := range e.p.Funcs {
 		o := &object{id: len(e.objs), name: "fn:" + f.Name, typ: program.VoidType, fn: f.Name}

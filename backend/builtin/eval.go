@@ -355,33 +355,7 @@ func compatible(ct, t *program.Type) bool {
 // allocStep). A write to a valid cell beyond them is dropped: it is valid,
 // and no read can observe it, since a read of such a cell is bad.
 func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand {
-	var objs []*object
-	if p.obj.c {
-		if int(p.obj.v) < len(e.objs) {
-			objs = []*object{e.objs[p.obj.v]}
-		} else if int(p.obj.v) < len(e.prev) {
-			objs = []*object{e.prev[p.obj.v]}
-			e.anyDeref = true
-		}
-	} else if !p.any && p.pts != nil {
-		for _, id := range p.pts {
-			if id < len(e.objs) {
-				objs = append(objs, e.objs[id])
-			}
-		}
-	} else {
-		e.anyDeref = true
-		for _, o := range e.objs {
-			if o.exposed {
-				objs = append(objs, o)
-			}
-		}
-		for _, o := range e.prev {
-			if o.id >= len(e.objs) && o.exposed {
-				objs = append(objs, o)
-			}
-		}
-	}
+	objs := e.targets(p)
 	var out []cand
 	var valid []*term
 	for _, o := range objs {
@@ -391,6 +365,9 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 		oc := eq(p.obj, bvc(objW, uint64(o.id)))
 		if isFalse(oc) {
 			continue
+		}
+		if o.heap && e.frees {
+			e.checkLive(c, o, e.name(and(g, oc)), "access to a freed heap block")
 		}
 		try := func(k int64) {
 			if !compatible(o.cellType(k), t) {
@@ -430,6 +407,48 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 	}
 	e.badIf(c, and(g, not(or(valid...))), "invalid memory access")
 	return out
+}
+
+// targets returns the objects pointer p may point into.
+func (e *enc) targets(p val) []*object {
+	var objs []*object
+	if p.obj.c {
+		if int(p.obj.v) < len(e.objs) {
+			objs = []*object{e.objs[p.obj.v]}
+		} else if int(p.obj.v) < len(e.prev) {
+			objs = []*object{e.prev[p.obj.v]}
+			e.anyDeref = true
+		}
+	} else if !p.any && p.pts != nil {
+		for _, id := range p.pts {
+			if id < len(e.objs) {
+				objs = append(objs, e.objs[id])
+			}
+		}
+	} else {
+		e.anyDeref = true
+		for _, o := range e.objs {
+			if o.exposed {
+				objs = append(objs, o)
+			}
+		}
+		for _, o := range e.prev {
+			if o.id >= len(e.objs) && o.exposed {
+				objs = append(objs, o)
+			}
+		}
+	}
+	return objs
+}
+
+// checkLive reads the liveness cell of heap block o under guard g: an
+// access of a freed block is bad (the interpreter's execution error).
+func (e *enc) checkLive(c *ectx, o *object, g *term, why string) {
+	if isFalse(g) {
+		return
+	}
+	lv := e.readCell(c.st, c.th, c.in, o, liveOff, g)
+	e.badIf(c, and(g, eq(lv.t, bvc(1, 0))), why)
 }
 
 // elemTypeAt is the condition that the cell at offset off of heap block o

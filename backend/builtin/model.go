@@ -28,7 +28,28 @@ type object struct {
 	thread   *thread
 }
 
-func (o *object) cellType(c int64) *program.Type { return o.typ.CellType(c) }
+// liveOff is the offset of the liveness cell of a heap block (1 while
+// allocated, 0 once freed), a shared cell like the others. It exists when
+// the program frees memory (enc.frees).
+const liveOff = -1
+
+func (o *object) cellType(c int64) *program.Type {
+	if c == liveOff {
+		return program.BoolType
+	}
+	return o.typ.CellType(c)
+}
+
+// initVal is the initial value of cell k (nil t: unknown).
+func (o *object) initVal(k int64) val {
+	if k == liveOff {
+		return val{t: bvc(1, 1)}
+	}
+	if o.init == nil {
+		return val{}
+	}
+	return o.init[k]
+}
 
 // val is a symbolic scalar: an integer bit-vector, or a pointer (object id
 // and cell offset). pts lists the objects a pointer may point into (nil:

@@ -422,7 +422,7 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 		e.addStep(rec, st)
 		e.endInstr(st)
 	case program.OpFree:
-		e.eval(c, in.Rhs, g)
+		e.freeStep(c, e.eval(c, in.Rhs, g), g)
 		e.addStep(rec, st)
 		e.endInstr(st)
 	default:
@@ -730,6 +730,38 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	}
 	e.addStep(rec, st)
 	e.endInstr(st)
+}
+
+// freeStep frees the heap block p points to (nothing for NULL): its
+// liveness cell becomes 0. As in the interpreter, freeing anything but the
+// start of a live heap block is an execution error (bad).
+func (e *enc) freeStep(c *ectx, p val, g *term) {
+	if p.obj == nil {
+		e.badIf(c, and(g, nonzero(p.t)), "free of an integer address")
+		return
+	}
+	valid := []*term{and(eq(p.obj, bvc(objW, 0)), eq(p.t, bvc(e.offW, 0)))}
+	n := len(c.rec.assigned)
+	for _, o := range e.targets(p) {
+		if !o.heap {
+			continue
+		}
+		oc := eq(p.obj, bvc(objW, uint64(o.id)))
+		if isFalse(oc) {
+			continue
+		}
+		e.badIf(c, and(g, oc, not(eq(p.t, bvc(e.offW, 0)))), "free of a pointer into the middle of a heap block")
+		at := e.name(and(oc, eq(p.t, bvc(e.offW, 0))))
+		if isFalse(at) {
+			continue
+		}
+		valid = append(valid, at)
+		ga := e.name(and(g, at))
+		e.checkLive(c, o, ga, "double free")
+		e.writeCell(c.st, c.th, c.in, o, liveOff, at, val{t: bvc(1, 0)}, ga, c.rec)
+	}
+	c.rec.assigned = c.rec.assigned[:n] // the run has no location for liveness
+	e.badIf(c, and(g, not(or(valid...))), "free of a pointer that is not a heap block")
 }
 
 func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
