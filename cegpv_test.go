@@ -202,12 +202,6 @@ func TestProgsCEGPVAgreesWithPlain(t *testing.T) {
 			ctx2, cancel2 := context.WithTimeout(context.Background(), 40*time.Second)
 			defer cancel2()
 			res, err := cegpv.Verify(ctx2, p, cegpv.Options{Backend: be, Bounds: bd})
-			if err != nil && strings.Contains(err.Error(), "after it was freed") {
-				// Known gap of the builtin backend (free is a no-op there):
-				// its run uses freed memory and is rejected by replay, so the
-				// answer is UNKNOWN, never wrong. Tracked in the issue notes.
-				t.Skipf("known gap (builtin models free as a no-op): %v", err)
-			}
 			if err != nil && program.KindOf(err) != program.Timeout {
 				t.Fatalf("cegpv: %v", err)
 			}

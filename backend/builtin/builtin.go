@@ -27,8 +27,10 @@
 // takes the SV-COMP wmm tasks from tens of seconds to about one. Anything the encoding cannot
 // represent faithfully is an Unsupported error; accesses that would be
 // execution errors in the interpreter (invalid pointers, out-of-bounds
-// indices, oversized symbolic allocations) make the answer Unknown unless a
-// violation is found that avoids them.
+// indices, accesses to freed heap blocks, double frees: free clears a
+// liveness cell of the block, symex.go) or that the encoding does not model
+// (reads beyond the modelled first cells of a heap block of symbolic size)
+// make the answer Unknown unless a violation is found that avoids them.
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds
@@ -130,6 +132,63 @@ type Session struct {
 	encode time.Duration
 	viol   *term
 	bad    *term
+	fit    *term // the heap blocks of symbolic size of the run fit their modelled prefix
+}
+
+// queries builds the terms of the checks from the encoding.
+func (s *Session) queries() {
+	e := s.enc
+	var viols []*term
+	for _, a := range e.asserts {
+		viols = append(viols, and(a.g, not(a.assert)))
+	}
+	s.viol = or(viols...)
+	var bads []*term
+	for _, b := range e.bad {
+		bads = append(bads, b.g)
+	}
+	s.bad = or(bads...)
+	var fits []*term
+	for _, o := range e.symAllocs {
+		fits = append(fits, implies(o.alloc.pg, cmp("bvule", e.countOf(o), bvc(e.offW, uint64(o.ncells)))))
+	}
+	s.fit = and(fits...)
+}
+
+// solveRun solves the violation query pushed by the caller. A run lists
+// one value per cell of each heap block it allocates, so a model with a
+// block of symbolic size larger than its modelled prefix gives no run (its
+// other cells are never read: their values do not matter, but there are
+// too many): the query is then solved again with the blocks bounded, in a
+// scope of its own. The caller pops pushes scopes after using the model.
+// Unknown with a reason when a violation exists only with larger blocks.
+// With assume, the checks assume those literals (check-sat-assuming); an
+// Unsat answer then always comes from the first check (pushes = 0), so its
+// unsat core is one of the query alone.
+func (s *Session) solveRun(assume []string) (r smt.Result, pushes int, reason string, err error) {
+	sv := s.solver
+	check := s.check
+	if assume != nil {
+		check = func() (smt.Result, error) { return sv.CheckSatAssuming(assume) }
+	}
+	r, err = check()
+	if err != nil || r != smt.Sat || isTrue(s.fit) {
+		return r, 0, "", err
+	}
+	vs, err := sv.GetValue([]string{s.fit.s})
+	if err != nil {
+		return r, 0, "", err
+	}
+	if vs[0].Bool {
+		return r, 0, "", nil
+	}
+	sv.Push()
+	sv.Assert(s.fit.s)
+	r, err = check()
+	if err == nil && r == smt.Unsat {
+		r, reason = smt.Unknown, "a violation needs a heap block of symbolic size larger than its modelled prefix"
+	}
+	return r, 1, reason, err
 }
 
 // NewSession encodes p and loads the formula into a fresh solver.
@@ -148,16 +207,7 @@ func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)
-	var viols []*term
-	for _, a := range e.asserts {
-		viols = append(viols, and(a.g, not(a.assert)))
-	}
-	s.viol = or(viols...)
-	var bads []*term
-	for _, b := range e.bad {
-		bads = append(bads, b.g)
-	}
-	s.bad = or(bads...)
+	s.queries()
 	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "time", s.encode)
 	if err := ctx.Err(); err != nil {
 		return nil, &program.Error{Kind: program.Timeout, Err: err}
@@ -284,7 +334,7 @@ func (s *Session) ClockOf(l program.Label) (clocks []string, guards []string) {
 					continue
 				}
 				clocks = append(clocks, b.clock)
-				guards = append(guards, r.g.s)
+				guards = append(guards, r.pg.s)
 			}
 		}
 	}
@@ -338,17 +388,25 @@ func (s *Session) Check() (backend.Result, error) {
 	sv.Push()
 	sv.Assert(s.viol.s)
 	sv.Assert(not(s.bad).s)
-	r, err := s.check()
+	r, pushes, why, err := s.solveRun(nil)
 	if err != nil {
 		return s.unknown(err)
 	}
+	pop := func() {
+		for i := 0; i <= pushes; i++ {
+			sv.Pop()
+		}
+	}
 	switch r {
 	case smt.Unknown:
-		sv.Pop()
-		return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
+		if why == "" {
+			why = "solver: " + sv.ReasonUnknown()
+		}
+		pop()
+		return s.result(backend.Unknown, why), nil
 	case smt.Sat:
 		run, err := s.enc.buildRun(sv)
-		sv.Pop()
+		pop()
 		if err != nil {
 			if program.KindOf(err) != 0 {
 				return s.unknown(err)
@@ -376,7 +434,7 @@ func (s *Session) Check() (backend.Result, error) {
 		}
 		return res, nil
 	}
-	sv.Pop()
+	pop()
 	// 2. invalid accesses
 	if len(s.enc.bad) > 0 {
 		sv.Push()

@@ -28,6 +28,8 @@ func needZ3(t testing.TB) {
 const header = `
 #include <pthread.h>
 #include <assert.h>
+#include <stdlib.h>
+#include <stdio.h>
 extern int __VERIFIER_nondet_int(void);
 extern unsigned int __VERIFIER_nondet_uint(void);
 extern void __VERIFIER_assume(int);
@@ -69,8 +71,9 @@ type ctest struct {
 	src    string
 	want   backend.Verdict
 	unwind int
-	uwa    bool // unwinding assertions
-	proof  bool // want Proof (with uwa)
+	uwa    bool   // unwinding assertions
+	proof  bool   // want Proof (with uwa)
+	reason string // a substring of the reason of an UNKNOWN
 }
 
 func runCTests(t *testing.T, tests []ctest) {
@@ -85,6 +88,9 @@ func runCTests(t *testing.T, tests []ctest) {
 			res := check(t, p, backend.Bounds{Unwind: u, UnwindingAssertions: tc.uwa})
 			if res.Verdict != tc.want {
 				t.Fatalf("verdict %v (%s), want %v", res.Verdict, res.Reason, tc.want)
+			}
+			if !strings.Contains(res.Reason, tc.reason) {
+				t.Fatalf("reason %q, want one about %q", res.Reason, tc.reason)
 			}
 			if tc.uwa && res.Verdict == backend.Safe && res.Proof != tc.proof {
 				t.Fatalf("proof = %v, want %v", res.Proof, tc.proof)
@@ -212,11 +218,13 @@ void *t(void *p) { a[1] = 7; return 0; }
 int main() { pthread_t h; pthread_create(&h, 0, t, 0); a[0] = 3; pthread_join(h, 0); assert(a[0] == 3 && a[1] == 7); return 0; }`},
 		{name: "heap_unsafe", want: backend.Unsafe, src: `
 #include <stdlib.h>
+#include <stdio.h>
 int *p;
 void *t(void *a) { *p = 5; return 0; }
 int main() { pthread_t h; p = malloc(sizeof(int)); *p = 1; pthread_create(&h, 0, t, 0); assert(*p == 1); return 0; }`},
 		{name: "heap_safe", want: backend.Safe, src: `
 #include <stdlib.h>
+#include <stdio.h>
 int *p;
 void *t(void *a) { *p = 5; return 0; }
 int main() { pthread_t h; p = malloc(sizeof(int)); *p = 1; pthread_create(&h, 0, t, 0); pthread_join(h, 0); assert(*p == 5); return 0; }`},

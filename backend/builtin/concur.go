@@ -31,10 +31,8 @@ func (e *enc) finish() {
 			continue
 		}
 		o := e.objs[k.obj]
-		var initV val
-		if o.init != nil && o.init[k.off].t != nil {
-			initV = o.init[k.off]
-		} else {
+		initV := o.initVal(k.off)
+		if initV.t == nil {
 			initV = e.freshVal("i", o.cellType(k.off))
 		}
 		var writes []*event
@@ -65,15 +63,15 @@ func (e *enc) finish() {
 			var before *term
 			if s2.th == s.th {
 				if s2.blk.seq < s.blk.seq {
-					before = s2.g
+					before = s2.pg
 				} else {
 					continue
 				}
 			} else {
-				before = and(s2.g, e.clockLT(s2.blk.clock, s.blk.clock))
+				before = and(s2.pg, e.clockLT(s2.blk.clock, s.blk.clock))
 				if s2.idx() < s.idx() {
 					// distinct clocks for spawns of different threads
-					e.assert(implies(and(s.g, s2.g), not(&term{s: "(= " + s.blk.clock + " " + s2.blk.clock + ")"})))
+					e.assert(implies(and(s.pg, s2.pg), not(&term{s: "(= " + s.blk.clock + " " + s2.blk.clock + ")"})))
 				}
 			}
 			sum = bin("bvadd", sum, boolToBV(before, 32))

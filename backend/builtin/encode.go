@@ -16,7 +16,6 @@ import (
 
 const (
 	objW       = 16   // width of object ids in pointers
-	heapCap    = 16   // elements of a heap block whose count is not a constant
 	maxCells   = 4096 // cells of one object
 	maxThreads = 64
 )
@@ -57,6 +56,9 @@ type enc struct {
 	inSync       bool
 	regions      []*region
 	divs         map[string]*term // quotients by operands, for %
+	counts       map[int]*term    // countOf: number of valid cells of heap blocks of symbolic size, by object id
+	symAllocs    []*object        // heap blocks of symbolic size, in creation order
+	frees        bool             // the program frees memory: heap blocks have a liveness cell (liveOff)
 	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
 	ctx          context.Context  // cancels a long encoding
 	ticks        int
@@ -165,7 +167,7 @@ type frame struct {
 func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	e := &enc{p: p, b: b, funcObjs: map[string]*object{}, globals: map[string]*object{},
 		cellEv: map[cellKey]*cellEvents{}, siteCnt: map[program.Label]int{}, clockInt: clockInt,
-		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}}
+		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}, counts: map[int]*term{}}
 	e.offW = 32
 	if p.Model == program.LP64 {
 		e.offW = 64
@@ -264,6 +266,11 @@ func (e *enc) newObject(name string, t *program.Type, shared bool) *object {
 }
 
 func (e *enc) initObjects() {
+	for _, f := range e.p.Funcs {
+		for _, in := range f.Body {
+			e.frees = e.frees || in.Op == program.OpFree
+		}
+	}
 	e.objs = []*object{{id: 0, name: "NULL", typ: program.VoidType}}
 	for _, f := range e.p.Funcs {
 		o := &object{id: len(e.objs), name: "fn:" + f.Name, typ: program.VoidType, fn: f.Name}
@@ -483,6 +490,7 @@ func (e *enc) endBlock(st *state) {
 		e.cells(k).writes = append(e.cells(k).writes, ev)
 	}
 	b.endG = st.g
+	b.ends = append(b.ends, st.g)
 	st.blk = nil
 	st.cache = nil
 }

@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"fmt"
+
 	"cegpv.dev/cegpv/program"
 )
 
@@ -346,8 +348,69 @@ func compatible(ct, t *program.Type) bool {
 }
 
 // cands resolves a pointer to the cells it may designate for an access of
-// scalar type t. Accesses outside every candidate are recorded as bad.
-func (e *enc) cands(c *ectx, p val, t *program.Type, g *term) []cand {
+// scalar type t (a write when write is set). Accesses outside every
+// candidate are recorded as bad.
+//
+// A heap block of symbolic size models only its first ncells cells (see
+// allocStep). A write to a valid cell beyond them is dropped: it is valid,
+// and no read can observe it, since a read of such a cell is bad.
+func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand {
+	objs := e.targets(p)
+	var out []cand
+	var valid []*term
+	for _, o := range objs {
+		if o.fn != "" || o.id == 0 {
+			continue
+		}
+		oc := eq(p.obj, bvc(objW, uint64(o.id)))
+		if isFalse(oc) {
+			continue
+		}
+		if o.heap && e.frees {
+			e.checkLive(c, o, e.name(and(g, oc)), "access to a freed heap block")
+		}
+		try := func(k int64) {
+			if !compatible(o.cellType(k), t) {
+				return
+			}
+			kc := and(oc, eq(p.t, bvc(e.offW, uint64(k))))
+			if o.symCount {
+				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o)))
+			}
+			if isFalse(kc) {
+				return
+			}
+			kc = e.name(kc)
+			out = append(out, cand{o: o, k: k, cond: kc})
+			valid = append(valid, kc)
+		}
+		if p.t.c {
+			if p.t.v < uint64(o.ncells) {
+				try(int64(p.t.v))
+			}
+		} else {
+			for k := int64(0); k < o.ncells; k++ {
+				try(k)
+			}
+		}
+		if o.symCount {
+			beyond := and(oc, cmp("bvuge", p.t, bvc(e.offW, uint64(o.ncells))), cmp("bvult", p.t, e.countOf(o)), e.elemTypeAt(o, p.t, t))
+			if !isFalse(beyond) {
+				beyond = e.name(beyond)
+				if write {
+					valid = append(valid, beyond)
+				} else {
+					e.badIf(c, and(g, beyond), fmt.Sprintf("read beyond the first %d cells of a heap block of symbolic size (not modelled)", o.ncells))
+				}
+			}
+		}
+	}
+	e.badIf(c, and(g, not(or(valid...))), "invalid memory access")
+	return out
+}
+
+// targets returns the objects pointer p may point into.
+func (e *enc) targets(p val) []*object {
 	var objs []*object
 	if p.obj.c {
 		if int(p.obj.v) < len(e.objs) {
@@ -375,48 +438,40 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term) []cand {
 			}
 		}
 	}
-	var out []cand
-	var valid []*term
-	for _, o := range objs {
-		if o.fn != "" || o.id == 0 {
-			continue
-		}
-		oc := eq(p.obj, bvc(objW, uint64(o.id)))
-		if isFalse(oc) {
-			continue
-		}
-		try := func(k int64) {
-			if !compatible(o.cellType(k), t) {
-				return
-			}
-			kc := and(oc, eq(p.t, bvc(e.offW, uint64(k))))
-			if o.count != nil {
-				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), o.count))
-			}
-			if isFalse(kc) {
-				return
-			}
-			kc = e.name(kc)
-			out = append(out, cand{o: o, k: k, cond: kc})
-			valid = append(valid, kc)
-		}
-		if p.t.c {
-			if int64(p.t.v) < o.ncells {
-				try(int64(p.t.v))
-			}
-		} else {
-			for k := int64(0); k < o.ncells; k++ {
-				try(k)
-			}
-		}
+	return objs
+}
+
+// checkLive reads the liveness cell of heap block o under guard g: an
+// access of a freed block is bad (the interpreter's execution error).
+func (e *enc) checkLive(c *ectx, o *object, g *term, why string) {
+	if isFalse(g) {
+		return
 	}
-	e.badIf(c, and(g, not(or(valid...))), "invalid memory access")
-	return out
+	lv := e.readCell(c.st, c.th, c.in, o, liveOff, g)
+	e.badIf(c, and(g, eq(lv.t, bvc(1, 0))), why)
+}
+
+// elemTypeAt is the condition that the cell at offset off of heap block o
+// (an array) has a type compatible with t.
+func (e *enc) elemTypeAt(o *object, off *term, t *program.Type) *term {
+	el := o.typ.Elem
+	ec := el.Cells()
+	var alts []*term
+	for j := int64(0); j < ec; j++ {
+		if !compatible(el.CellType(j), t) {
+			continue
+		}
+		if ec == 1 {
+			return tTrue
+		}
+		alts = append(alts, eq(bin("bvurem", off, bvc(e.offW, uint64(ec))), bvc(e.offW, uint64(j))))
+	}
+	return or(alts...)
 }
 
 // load reads a scalar of type t at p.
 func (e *enc) load(c *ectx, p val, t *program.Type, g *term) val {
-	cs := e.cands(c, p, t, g)
+	cs := e.cands(c, p, t, g, false)
 	if len(cs) == 0 {
 		return e.freshVal("u", t)
 	}
@@ -437,7 +492,7 @@ func (e *enc) load(c *ectx, p val, t *program.Type, g *term) val {
 
 // store writes scalar v of type t at p.
 func (e *enc) store(c *ectx, p val, t *program.Type, v val, g *term) {
-	cs := e.cands(c, p, t, g)
+	cs := e.cands(c, p, t, g, true)
 	if len(cs) == 1 && isTrue(cs[0].cond) {
 		e.writeCell(c.st, c.th, c.in, cs[0].o, cs[0].k, tTrue, v, g, c.rec)
 		return

@@ -57,8 +57,9 @@ package builtin
 //
 // # Atoms, F(seq) and cores
 //
-// The atoms of backend.Atom are terms over the guards g(r) of step records,
-// their positions pos(r) (the run order above: (clock, creation order)) and
+// The atoms of backend.Atom are terms over the presence guards g(r) of step
+// records (r.pg, presence.go: a step of an atomic section that does not
+// complete is not in the run), their positions pos(r) (the run order above: (clock, creation order)) and
 // the conditions cond(r) of assertion records:
 //
 //	exec(a)          = g(a)
@@ -261,16 +262,7 @@ func newInstSession(ctx context.Context, p *program.Program, bounds backend.Boun
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)
-	var viols []*term
-	for _, a := range e.asserts {
-		viols = append(viols, and(a.g, not(a.assert)))
-	}
-	s.viol = or(viols...)
-	var bads []*term
-	for _, b := range e.bad {
-		bads = append(bads, b.g)
-	}
-	s.bad = or(bads...)
+	s.queries()
 	opts.Logger.Debug("instance encoded", "threads", len(e.threads), "events", len(e.events), "keys", len(e.inst.recs), "collapsed", collapsed, "time", s.encode)
 	if err := ctx.Err(); err != nil {
 		return nil, false, &program.Error{Kind: program.Timeout, Err: err}
@@ -466,18 +458,26 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 		cur := lits
 		var cores []backend.Blocker
 		for round := 0; ; round++ {
-			r, err := sv.CheckSatAssuming(cur)
+			r, pushes, why, err := s.solveRun(cur)
+			pop := func() {
+				for i := 0; i <= pushes; i++ {
+					sv.Pop()
+				}
+			}
 			if err != nil {
-				sv.Pop()
+				pop()
 				return s.unknown(err)
 			}
 			if r == smt.Unknown {
-				sv.Pop()
-				return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
+				if why == "" {
+					why = "solver: " + sv.ReasonUnknown()
+				}
+				pop()
+				return s.result(backend.Unknown, why), nil
 			}
 			if r == smt.Sat {
 				run, err := s.enc.buildRun(sv)
-				sv.Pop()
+				pop()
 				if err != nil {
 					if program.KindOf(err) == 0 {
 						err = program.Errorf(program.Internal, "building the counterexample: %v", err)
@@ -641,7 +641,7 @@ func (in *instance) pos(r *stepRec) position {
 		if q.tail || q.blk == nil {
 			continue
 		}
-		clk = ite(q.g, &term{s: q.blk.clock}, clk)
+		clk = ite(q.pg, &term{s: q.blk.clock}, clk)
 	}
 	return position{clk: clk, seq: r.seq}
 }
@@ -693,7 +693,7 @@ func (in *instance) flat(visible map[program.Label]bool, seq []string) (backend.
 	lk := seq[len(seq)-1]
 	out = append(out, backend.Atom{Kind: backend.Fails, A: lk})
 	for _, r := range h.recs {
-		if r.tail || isFalse(r.g) || inSeq[r] || !visible[r.in.Label] {
+		if r.tail || isFalse(r.pg) || inSeq[r] || !visible[r.in.Label] {
 			continue
 		}
 		out = append(out, backend.Atom{Kind: backend.NotBefore, A: lk, B: h.key[r]})
@@ -710,7 +710,7 @@ func (in *instance) atomTerm(a backend.Atom) *term {
 		if r == nil || r.tail {
 			return tFalse
 		}
-		return r.g
+		return r.pg
 	}
 	switch a.Kind {
 	case backend.Exec:

@@ -20,13 +20,36 @@ type object struct {
 	heap    bool
 	fn      string // function objects: "fn:<name>" values
 	exposed bool   // a pointer may reach it (address taken, heap)
-	count   *term  // heap: number of valid cells (offset width); nil = ncells
-	alloc   *stepRec
-	init    []val // initial contents (globals) or nil
-	thread  *thread
+	// symCount: a heap block whose number of elements is not a constant;
+	// its number of valid cells is the symbol enc.countOf(o)
+	symCount bool
+	alloc    *stepRec
+	init     []val // initial contents (globals) or nil
+	thread   *thread
 }
 
-func (o *object) cellType(c int64) *program.Type { return o.typ.CellType(c) }
+// liveOff is the offset of the liveness cell of a heap block (1 while
+// allocated, 0 once freed), a shared cell like the others. It exists when
+// the program frees memory (enc.frees).
+const liveOff = -1
+
+func (o *object) cellType(c int64) *program.Type {
+	if c == liveOff {
+		return program.BoolType
+	}
+	return o.typ.CellType(c)
+}
+
+// initVal is the initial value of cell k (nil t: unknown).
+func (o *object) initVal(k int64) val {
+	if k == liveOff {
+		return val{t: bvc(1, 1)}
+	}
+	if o.init == nil {
+		return val{}
+	}
+	return o.init[k]
+}
 
 // val is a symbolic scalar: an integer bit-vector, or a pointer (object id
 // and cell offset). pts lists the objects a pointer may point into (nil:
@@ -54,9 +77,11 @@ type block struct {
 	id     int
 	th     *thread
 	clock  string
-	seq    int   // position in the thread's program order
-	g      *term // guard when the block starts
-	endG   *term // guard when the block ends
+	seq    int     // position in the thread's program order
+	g      *term   // guard when the block starts
+	endG   *term   // guard when the block ends (the last path to end it)
+	ends   []*term // guards of every path that ends it (nil: it never ends)
+	done   *term   // complete(b), once computed (presence.go)
 	reads  []*event
 	writes []*event
 	kind   string // "instr", "atomic", "start", "end"
@@ -100,12 +125,14 @@ type stepRec struct {
 	th       *thread
 	in       *program.Instr
 	g        *term
+	pg       *term // presence in the run: g, and for a step of an atomic section or collapsed region that may not complete, see presence()
 	blk      *block
 	seq      int
 	nondet   []ndVal
 	assigned []assignRec
 	assert   *term // Assert: the condition
 	heap     *object
+	ndOps    int     // Alloc: the operands' nondet values come first in nondet, then one per cell
 	child    *thread // Spawn
 	tail     bool    // implicit return: no step of its own (carries writes only)
 }

@@ -69,7 +69,7 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 			m.want(&term{s: b.clock})
 		}
 		for _, r := range th.steps {
-			m.want(r.g)
+			m.want(r.pg)
 		}
 	}
 	if err := m.fetch(); err != nil {
@@ -86,7 +86,7 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 			continue
 		}
 		for _, r := range th.steps {
-			if r.tail || !m.truth(r.g) {
+			if r.tail || !m.truth(r.pg) {
 				continue
 			}
 			if r.blk != nil {
@@ -119,6 +119,9 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		if r.child != nil {
 			m2.want(r.child.tid)
 		}
+		if r.heap != nil && r.heap.symCount {
+			m2.want(e.countOf(r.heap))
+		}
 		_ = i
 	}
 	if err := m2.fetch(); err != nil {
@@ -144,8 +147,9 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 	// thread numbers and heap names in run order
 	runID := map[*thread]int{e.threads[0]: 0}
 	heapName := map[*object]string{}
+	allocAt := map[*object]int{} // index in the run of the step allocating a heap block
 	nthreads, nheap := 0, 0
-	for _, it := range items {
+	for i, it := range items {
 		r := it.rec
 		if r.child != nil && m.truth(r.child.spawnG) {
 			nthreads++
@@ -157,6 +161,7 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		if r.heap != nil {
 			nheap++
 			heapName[r.heap] = fmt.Sprintf("heap#%d", nheap)
+			allocAt[r.heap] = i
 		}
 	}
 	objName := func(o *object) string {
@@ -168,7 +173,10 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		}
 		return o.name
 	}
-	value := func(v val, t *program.Type) program.Value {
+	// value renders v as the value of a step at index at of the run;
+	// drawn says it is a nondet value, which the step draws before it
+	// allocates anything.
+	value := func(v val, t *program.Type, at int, drawn bool) program.Value {
 		if v.obj != nil {
 			id := int(m2.get(v.obj).Uint64())
 			off := int64(m2.get(v.t).Uint64())
@@ -183,9 +191,15 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 				if o.fn != "" {
 					return program.Value{Obj: o.name}
 				}
-				return program.Value{Obj: objName(o), Off: off}
+				if i, ok := allocAt[o]; !o.heap || ok && (i < at || i == at && !drawn) {
+					return program.Value{Obj: objName(o), Off: off}
+				}
 			}
-			return program.Value{Obj: fmt.Sprintf("object#%d", id), Off: off}
+			// A nondet pointer (uninitialised memory, say) whose object does
+			// not exist in the run at this point: an invalid pointer in the
+			// encoding, an integer address (not null) for the interpreter.
+			// Replay decides whether the run holds with it.
+			return program.Value{Bits: int64(id)<<32 | off&0xffffffff}
 		}
 		bits := m2.get(v.t).Uint64()
 		if t != nil && t.Kind == program.Int && t.Signed {
@@ -194,20 +208,29 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		return program.Value{Bits: int64(bits)}
 	}
 	run := &program.Run{}
-	for _, it := range items {
+	for i, it := range items {
 		r := it.rec
 		st := program.Step{Thread: runID[r.th], Label: r.in.Label}
 		if _, ok := runID[r.th]; !ok {
 			return nil, fmt.Errorf("step %s of a thread that was not spawned in the run", r.in.Label)
 		}
-		for _, nd := range r.nondet {
-			st.Nondet = append(st.Nondet, value(nd.v, nd.t))
+		nds, valid := r.nondet, int64(-1)
+		if o := r.heap; o != nil && o.symCount {
+			// the step draws one value per valid cell of the block
+			n := m2.get(e.countOf(o)).Uint64()
+			if n > uint64(o.ncells) {
+				return nil, fmt.Errorf("alloc at %s: %d cells in the model, %d modelled", r.in.Label, n, o.ncells)
+			}
+			nds, valid = nds[:r.ndOps+int(n)], int64(n)
+		}
+		for _, nd := range nds {
+			st.Nondet = append(st.Nondet, value(nd.v, nd.t, i, true))
 		}
 		for _, a := range r.assigned {
-			if !m2.truth(a.cond) {
+			if !m2.truth(a.cond) || valid >= 0 && a.obj == r.heap && a.off >= valid {
 				continue
 			}
-			st.Assigned = append(st.Assigned, program.Write{Loc: objName(a.obj) + a.obj.typ.CellPath(a.off), Val: value(a.v, a.obj.cellType(a.off))})
+			st.Assigned = append(st.Assigned, program.Write{Loc: objName(a.obj) + a.obj.typ.CellPath(a.off), Val: value(a.v, a.obj.cellType(a.off), i, false)})
 		}
 		run.Steps = append(run.Steps, st)
 	}

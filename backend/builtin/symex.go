@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"cegpv.dev/cegpv/program"
@@ -23,9 +24,42 @@ func (e *enc) symex() {
 		e.queue = e.queue[1:]
 		e.runThread(t)
 	}
+	e.presence()
+	e.fixCounts()
+}
+
+// countOf returns the number of valid cells of a heap block of symbolic
+// size: a symbol of this pass named after the object id, equated with the
+// count at the allocation. An access through a pointer of unknown target
+// may meet a block of the previous pass (enc.prev) that this pass has not
+// created yet; its terms belong to the previous formula and must never be
+// used, whereas the symbol of the id is declared here and defined when
+// this pass creates the block.
+func (e *enc) countOf(o *object) *term {
+	if t := e.counts[o.id]; t != nil {
+		return t
+	}
+	t := e.fresh("hc", e.offW)
+	e.counts[o.id] = t
+	return t
+}
+
+// fixCounts defines the count symbols of ids whose block in this pass has a
+// constant size (the previous pass had a symbolic one there).
+func (e *enc) fixCounts() {
+	for _, id := range slices.Sorted(maps.Keys(e.counts)) {
+		if id < len(e.objs) && !e.objs[id].symCount {
+			e.assert(eq(e.counts[id], bvc(e.offW, uint64(e.objs[id].ncells))))
+		}
+	}
 }
 
 func (e *enc) runThread(th *thread) {
+	if multiStep(th.spawn) {
+		// spawned inside an atomic section: the child exists only if the
+		// section completes (presence.go); the parent has been executed
+		th.spawnG = e.name(and(th.spawnG, e.complete(th.spawn)))
+	}
 	st := &state{g: th.spawnG, mem: map[cellKey]val{}, loops: map[int][2]int{}}
 	th.start = e.newBlock(th, st.g, "start", "")
 	if th.spawn != nil {
@@ -388,7 +422,7 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 		e.addStep(rec, st)
 		e.endInstr(st)
 	case program.OpFree:
-		e.eval(c, in.Rhs, g)
+		e.freeStep(c, e.eval(c, in.Rhs, g), g)
 		e.addStep(rec, st)
 		e.endInstr(st)
 	default:
@@ -486,6 +520,14 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 	st.g = taken
 	st.loops[t] = [2]int{n + 1, pc}
 	return st, t
+}
+
+// heapCap is the number of elements modelled of a heap block of symbolic
+// size (elements of ec cells): enough for the accesses of loops unwound to
+// the bound (a few per iteration), at least 16, at most 256 and maxCells.
+func (e *enc) heapCap(ec int64) int64 {
+	n := min(max(int64(16), 4*int64(e.unwind())), 256)
+	return max(1, min(n, maxCells/ec))
 }
 
 func (e *enc) unwind() int {
@@ -690,6 +732,38 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	e.endInstr(st)
 }
 
+// freeStep frees the heap block p points to (nothing for NULL): its
+// liveness cell becomes 0. As in the interpreter, freeing anything but the
+// start of a live heap block is an execution error (bad).
+func (e *enc) freeStep(c *ectx, p val, g *term) {
+	if p.obj == nil {
+		e.badIf(c, and(g, nonzero(p.t)), "free of an integer address")
+		return
+	}
+	valid := []*term{and(eq(p.obj, bvc(objW, 0)), eq(p.t, bvc(e.offW, 0)))}
+	n := len(c.rec.assigned)
+	for _, o := range e.targets(p) {
+		if !o.heap {
+			continue
+		}
+		oc := eq(p.obj, bvc(objW, uint64(o.id)))
+		if isFalse(oc) {
+			continue
+		}
+		e.badIf(c, and(g, oc, not(eq(p.t, bvc(e.offW, 0)))), "free of a pointer into the middle of a heap block")
+		at := e.name(and(oc, eq(p.t, bvc(e.offW, 0))))
+		if isFalse(at) {
+			continue
+		}
+		valid = append(valid, at)
+		ga := e.name(and(g, at))
+		e.checkLive(c, o, ga, "double free")
+		e.writeCell(c.st, c.th, c.in, o, liveOff, at, val{t: bvc(1, 0)}, ga, c.rec)
+	}
+	c.rec.assigned = c.rec.assigned[:n] // the run has no location for liveness
+	e.badIf(c, and(g, not(or(valid...))), "free of a pointer that is not a heap block")
+}
+
 func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	g := st.g
 	lt := in.Lhs.Type()
@@ -714,14 +788,24 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 			e.unsupported(in.Pos, "allocation of %d elements", n)
 		}
 	} else {
-		n = heapCap
-		e.badIf(c, and(g, cmp("bvugt", cnt, bvc(64, heapCap))), fmt.Sprintf("allocation of more than %d elements", heapCap))
+		// A block of symbolic size: its first n elements are modelled (the
+		// accesses to other valid cells are handled by cands), the count
+		// of its valid cells is countOf(o). Counts whose cells would not
+		// have non-negative offsets are not modelled.
+		n = e.heapCap(ec)
+		lim := (uint64(1) << (e.offW - 1)) / uint64(ec)
+		e.badIf(c, and(g, cmp("bvugt", cnt, bvc(64, lim))), fmt.Sprintf("allocation of more than %d elements", lim))
 		count = e.name(bin("bvmul", resize(cnt, e.offW, false), bvc(e.offW, uint64(ec))))
 	}
+	rec.ndOps = len(rec.nondet)
 	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), true)
 	o.heap = true
 	o.exposed = true
-	o.count = count
+	if count != nil {
+		o.symCount = true
+		e.assert(eq(e.countOf(o), count))
+		e.symAllocs = append(e.symAllocs, o)
+	}
 	o.alloc = rec
 	o.thread = c.th
 	o.init = make([]val, o.ncells)
