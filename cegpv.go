@@ -20,6 +20,7 @@
 //	    UNSAFE  → the run mapped back to P, replayed on P → UNSAFE
 //	    UNKNOWN → UNKNOWN(reason)
 //	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
+//	  V0 := a wider heuristic's choice    (the last level keeps every variable)
 //
 // With an incremental backend (backend.Incremental, the built-in one) the
 // same loop runs on two live solvers, one for A and one for P: "P forced
@@ -31,8 +32,6 @@
 // cores found so far dropped: a violation of P close to π is then found
 // without another abstract check (it is a real run, replayed like any
 // other), and every core is a blocker.
-//
-//	V0 := a wider heuristic's choice      (the last level keeps every variable)
 //
 // Soundness (design.md §5): A over-approximates P (Lemma 1) and excluding a
 // label sequence that no run of P has keeps it so (Lemmas 2 and 3), so SAFE
