@@ -263,7 +263,6 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 		return fl.declRef(r, name, x)
 	case *cc.Parameter:
 		if v := fl.paramNames[name]; v != nil {
-			fl.checkArgvUse(v, x)
 			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	case *cc.Enumerator:
@@ -281,7 +280,6 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 
 func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program.Expr {
 	if v := fl.vars[d]; v != nil {
-		fl.checkArgvUse(v, n)
 		return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 	}
 	if v := fl.l.staticVar(d); v != nil {
@@ -292,8 +290,7 @@ func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program
 	}
 	if d.IsParam() {
 		if v := fl.paramNames[name]; v != nil {
-			fl.checkArgvUse(v, n)
-			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
+				return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	}
 	if v := fl.l.globals[name]; v != nil {

@@ -214,9 +214,7 @@ func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []c
 		}
 	}
 	for _, a := range as {
-		fl.argvOK = fl.isArgvElem(a)
 		fl.effect(a)
-		fl.argvOK = false
 	}
 	t := l.typ(x, x.Type())
 	if t.Kind == program.Void || !want {
@@ -474,8 +472,10 @@ func sameType(a, b *program.Type) bool {
 // scanf lowers scanf(fmt, p...), sscanf(s, fmt, p...) and fscanf(f, fmt,
 // p...) with a literal format of integer and character conversions: each
 // pointer argument gets *p = nondet. The values are genuine inputs when they
-// come from stdin, a stream or an element of argv (every value of the type
-// is the result of some input); from any other string they are opaque. The
+// come from stdin or a stream (every value of the type is the result of
+// some input); from a string (sscanf) they are opaque, whatever the string:
+// the model does not read it, and two conversions of the same string must
+// agree (the strings of argv are program memory too, see mainParams). The
 // return value (how many conversions succeeded) is always opaque: the model
 // does not tie it to the stores (when a conversion fails the real function
 // leaves the object unchanged, a value the nondet store includes).
@@ -490,13 +490,9 @@ func (fl *funcLowerer) scanf(x *cc.PostfixExpression, name string, as []cc.Expre
 	}
 	origin := ""
 	if name == "sscanf" {
-		if !fl.isArgvElem(as[0]) {
-			origin = name
-		}
-		fl.argvOK = fl.isArgvElem(as[0])
-		fl.effect(as[0])
-		fl.argvOK = false
-	} else if name == "fscanf" {
+		origin = name
+	}
+	if name != "scanf" {
 		fl.effect(as[0])
 	}
 	f, ok := literalArg(as[fi])

@@ -31,12 +31,6 @@ type funcLowerer struct {
 
 	paramNames map[string]*program.Var
 
-	// argvVar is main's argv (see mainParams); argvOK is set while an
-	// argument of the form argv[E] of a modelled library call is lowered,
-	// the only use of argv the model allows.
-	argvVar *program.Var
-	argvOK  bool
-
 	nid  int
 	ntmp int
 	cur  program.Pos
@@ -113,7 +107,7 @@ func (l *lowerer) lowerFunc(fd *cc.FunctionDefinition, known map[string]bool) *f
 		f.Params = append(f.Params, v)
 	}
 	if cname == "main" && len(f.Params) > 0 {
-		fl.mainParams(d)
+		fl.mainParams(d, fd.CompoundStatement)
 	}
 	fl.compound(fd.CompoundStatement, false)
 	return fl

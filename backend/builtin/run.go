@@ -119,6 +119,9 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		if r.child != nil {
 			m2.want(r.child.tid)
 		}
+		if r.heap != nil && r.heap.count != nil {
+			m2.want(r.heap.count)
+		}
 		_ = i
 	}
 	if err := m2.fetch(); err != nil {
@@ -200,11 +203,20 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		if _, ok := runID[r.th]; !ok {
 			return nil, fmt.Errorf("step %s of a thread that was not spawned in the run", r.in.Label)
 		}
-		for _, nd := range r.nondet {
+		nondet, live := r.nondet, int64(-1)
+		if o := r.heap; o != nil && o.count != nil {
+			// a block of a run-time length: the encoding has heapCap
+			// elements, the run only the cells of the length drawn
+			live = int64(m2.get(o.count).Uint64())
+			if drop := o.ncells - live; drop > 0 && int(drop) <= len(nondet) {
+				nondet = nondet[:len(nondet)-int(drop)]
+			}
+		}
+		for _, nd := range nondet {
 			st.Nondet = append(st.Nondet, value(nd.v, nd.t))
 		}
 		for _, a := range r.assigned {
-			if !m2.truth(a.cond) {
+			if !m2.truth(a.cond) || (live >= 0 && a.obj == r.heap && a.off >= live) {
 				continue
 			}
 			st.Assigned = append(st.Assigned, program.Write{Loc: objName(a.obj) + a.obj.typ.CellPath(a.off), Val: value(a.v, a.obj.cellType(a.off))})
