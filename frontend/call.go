@@ -243,12 +243,23 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		p := fl.rval(as[1])
 		fl.emitOp(program.OpJoin, nil, t)
 		if !isNull(p) {
+			// The result is stored only through a non-null pointer; a
+			// pointer that is not a constant is tested at run time.
+			var skip *program.Instr
+			if _, ok := p.(*program.AddrOf); !ok {
+				p = fl.stablePtr(p)
+				skip = fl.newLabel()
+				fl.jump(skip, fl.binary(x, program.Eq, p, program.IntConst(program.IntT, 0)))
+			}
 			d := fl.deref(x, p)
 			if !d.Type().IsScalar() {
 				l.fail(x, "pthread_join result of type %s", d.Type())
 			}
 			l.log.Debug("pthread_join stores a nondeterministic thread result", "pos", fl.cur.String())
 			fl.assign(d, &program.Nondet{T: d.Type()})
+			if skip != nil {
+				fl.place(skip)
+			}
 		}
 		return ret0()
 	case "pthread_exit":

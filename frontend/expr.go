@@ -145,6 +145,9 @@ func (fl *funcLowerer) expr(n cc.ExpressionNode, want bool) program.Expr {
 				fl.alloc(call, r)
 				return r
 			}
+			if fl.isAddrExpr(x.CastExpression) {
+				return fl.addrCast(x, t)
+			}
 		}
 		return fl.convert(fl.rval(x.CastExpression), t, true)
 	case *cc.MultiplicativeExpression:
@@ -279,6 +282,9 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 }
 
 func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program.Expr {
+	if fl.ai != nil && fl.ai.set[d] {
+		fl.l.fail(n, "integer address %s used outside an address computation", name)
+	}
 	if v := fl.vars[d]; v != nil {
 		return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 	}
@@ -725,6 +731,18 @@ var compoundOps = map[cc.AssignmentExpressionCase]program.BinOp{
 }
 
 func (fl *funcLowerer) assignment(x *cc.AssignmentExpression, want bool) program.Expr {
+	if x.Case == cc.AssignmentExpressionAssign {
+		if _, d := identDecl(x.UnaryExpression); d != nil {
+			if at := fl.addrLocalType(d); at != nil {
+				if want {
+					fl.l.fail(x, "value of an assignment of an integer address")
+				}
+				v := fl.vars[d]
+				fl.assign(&program.Ref{Name: v.Name, Local: true, T: v.Type}, fl.addrValue(x.AssignmentExpression, at))
+				return nil
+			}
+		}
+	}
 	lv := fl.lval(x.UnaryExpression)
 	t := lv.Type()
 	if x.Case == cc.AssignmentExpressionAssign {

@@ -31,6 +31,9 @@ type funcLowerer struct {
 
 	paramNames map[string]*program.Var
 
+	// ai is the analysis of integers that hold addresses (addrint.go).
+	ai *addrInfo
+
 	nid  int
 	ntmp int
 	cur  program.Pos
@@ -106,6 +109,7 @@ func (l *lowerer) lowerFunc(fd *cc.FunctionDefinition, known map[string]bool) *f
 		fl.paramsByName(name, v)
 		f.Params = append(f.Params, v)
 	}
+	fl.ai = l.analyzeAddrInts(fd.CompoundStatement)
 	if cname == "main" && len(f.Params) > 0 {
 		fl.mainParams(d, fd.CompoundStatement)
 	}
@@ -653,6 +657,10 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 			continue
 		}
 		pt := fl.l.typ(dd, t)
+		at := fl.addrLocalType(dd)
+		if at != nil {
+			pt = at
+		}
 		if pt.Kind == program.Array && init != nil && pt.Len == 0 {
 			fl.l.fail(dd, "local array of unknown size")
 		}
@@ -665,6 +673,10 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 		fl.body = append(fl.body, decl)
 		if init != nil {
 			ref := &program.Ref{Name: v.Name, Local: true, T: pt}
+			if at != nil {
+				fl.assign(ref, fl.addrValue(init.AssignmentExpression, at))
+				continue
+			}
 			fl.localInit(ref, init)
 		}
 	}

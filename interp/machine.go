@@ -280,8 +280,8 @@ func (m *machine) external(v program.Value) program.Value {
 	return v
 }
 
-// internal resolves a value given in a run (pointer objects by display
-// name) for thread t.
+// internal resolves a nondet value given in a run (pointer objects by
+// display name) for thread t.
 func (m *machine) internal(v program.Value, t *thread) (program.Value, error) {
 	if v.Obj == "" || strings.HasPrefix(v.Obj, "fn:") {
 		if strings.HasPrefix(v.Obj, "fn:") && m.p.Func(v.Obj[3:]) == nil {
@@ -297,7 +297,7 @@ func (m *machine) internal(v program.Value, t *thread) (program.Value, error) {
 		if _, err := fmt.Sscanf(v.Obj, "heap#%d", &n); err == nil && n >= 1 && n <= len(m.heaps) {
 			return program.Value{Bits: v.Bits, Obj: m.heaps[n-1].id, Off: v.Off}, nil
 		}
-		return v, fmt.Errorf("no heap block %s", v.Obj)
+		return dangling(v), nil
 	}
 	if i := strings.Index(v.Obj, "::"); i > 0 {
 		fn, name := v.Obj[:i], v.Obj[i+2:]
@@ -319,7 +319,17 @@ func (m *machine) internal(v program.Value, t *thread) (program.Value, error) {
 			return program.Value{Bits: v.Bits, Obj: o.id, Off: v.Off}, nil
 		}
 	}
-	return v, fmt.Errorf("pointer to unknown object %s", v.Obj)
+	return dangling(v), nil
+}
+
+// dangling is a pointer value to an object that does not exist (now): a
+// local of no active call, a heap block not allocated (yet), an object the
+// program does not have. An indeterminate pointer (a Decl's value, an
+// uninitialised heap cell) may hold one, as a backend's model may choose;
+// the value can be copied and compared, and any access through it is an
+// execution error.
+func dangling(v program.Value) program.Value {
+	return program.Value{Bits: v.Bits, Obj: "dangling:" + v.Obj, Off: v.Off}
 }
 
 // final returns the contents of globals and live heap blocks by location.
