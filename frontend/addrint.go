@@ -50,10 +50,12 @@ import (
 // addrInfo is the analysis of one function body.
 type addrInfo struct {
 	l      *lowerer
+	autos  map[*cc.Declarator]bool                 // automatic locals
 	locals map[*cc.Declarator]bool                 // automatic locals of integer type
 	defs   map[*cc.Declarator][]cc.ExpressionNode // right-hand sides of simple assignments and initializers
 	lhs    map[*cc.PrimaryExpression]bool         // identifiers assigned by those
 	other  map[*cc.Declarator]bool                 // modified otherwise, or address taken
+	allocs map[*cc.Declarator]*program.Type       // void * locals holding allocations: their type
 	set    map[*cc.Declarator]bool                 // address locals
 	addr   map[*cc.Declarator]*program.Type       // their cell type E, when known
 	scaled map[int64]map[*cc.Declarator]bool      // per cell size: the locals that hold multiples of it
@@ -188,9 +190,9 @@ func identDecl(e cc.ExpressionNode) (*cc.PrimaryExpression, *cc.Declarator) {
 
 // analyzeAddrInts finds the address locals of a function body.
 func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
-	ai := &addrInfo{l: l, locals: map[*cc.Declarator]bool{}, defs: map[*cc.Declarator][]cc.ExpressionNode{},
+	ai := &addrInfo{l: l, autos: map[*cc.Declarator]bool{}, locals: map[*cc.Declarator]bool{}, defs: map[*cc.Declarator][]cc.ExpressionNode{},
 		lhs: map[*cc.PrimaryExpression]bool{}, other: map[*cc.Declarator]bool{},
-		set: map[*cc.Declarator]bool{}, addr: map[*cc.Declarator]*program.Type{}, scaled: map[int64]map[*cc.Declarator]bool{}}
+		allocs: map[*cc.Declarator]*program.Type{}, set: map[*cc.Declarator]bool{}, addr: map[*cc.Declarator]*program.Type{}, scaled: map[int64]map[*cc.Declarator]bool{}}
 	if body == nil {
 		return ai
 	}
@@ -200,10 +202,13 @@ func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
 		switch x := n.(type) {
 		case *cc.InitDeclarator:
 			d := x.Declarator
-			if d == nil || d.IsTypename() || d.IsStatic() || d.IsExtern() || d.Type() == nil || !cc.IsIntegerType(d.Type()) {
+			if d == nil || d.IsTypename() || d.IsStatic() || d.IsExtern() || d.Type() == nil || d.Type().Kind() == cc.Function {
 				return true
 			}
-			ai.locals[d] = true
+			ai.autos[d] = true
+			if cc.IsIntegerType(d.Type()) {
+				ai.locals[d] = true
+			}
 			if x.Case == cc.InitDeclaratorInit && x.Initializer != nil {
 				if x.Initializer.Case == cc.InitializerExpr {
 					ai.defs[d] = append(ai.defs[d], x.Initializer.AssignmentExpression)
@@ -247,6 +252,7 @@ func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
 		}
 		return true
 	})
+	ai.voidAllocs(body)
 	if !found {
 		return ai
 	}
@@ -648,4 +654,80 @@ func (fl *funcLowerer) addrCast(x *cc.CastExpression, t *program.Type) program.E
 		}
 	}
 	return fl.convert(p, t, true)
+}
+
+// voidAllocs finds the locals of type void * that hold allocations, as CIL
+// writes them: `tmp = __builtin_alloca(n); p = (T *)tmp;`. A void * local
+// whose address is never taken, whose every assignment is a call of
+// malloc, calloc or alloca and whose every use is the operand of a cast to
+// one pointer type T * gets the type T *, so that its allocations are
+// blocks of T.
+func (ai *addrInfo) voidAllocs(body *cc.CompoundStatement) {
+	l := ai.l
+	cand := map[*cc.Declarator]bool{}
+	for d := range ai.autos {
+		t := d.Type()
+		if ai.other[d] || len(ai.defs[d]) == 0 || t.Kind() != cc.Ptr || t.(*cc.PointerType).Elem().Kind() != cc.Void {
+			continue
+		}
+		ok := true
+		for _, e := range ai.defs[d] {
+			if name, isCall := calleeName(e); !isCall || !isAllocName(name) || l.defs[name] != nil {
+				ok = false
+			}
+		}
+		if ok {
+			cand[d] = true
+		}
+	}
+	if len(cand) == 0 {
+		return
+	}
+	types := map[*cc.Declarator]*program.Type{}
+	acc := map[*cc.PrimaryExpression]bool{}
+	walkNodes(body, func(n cc.Node) bool {
+		x, ok := n.(*cc.CastExpression)
+		if !ok || x.Case != cc.CastExpressionCast || x.Type() == nil || x.Type().Kind() != cc.Ptr {
+			return true
+		}
+		p, d := identDecl(x.CastExpression)
+		if d == nil || !cand[d] {
+			return true
+		}
+		et := x.Type().(*cc.PointerType).Elem()
+		if et == nil || et.Kind() == cc.Void || et.Kind() == cc.Function {
+			delete(cand, d)
+			return true
+		}
+		t := l.typ(x, et)
+		if old := types[d]; old != nil && !sameType(old, t) {
+			delete(cand, d)
+			return true
+		}
+		types[d] = t
+		acc[p] = true
+		return true
+	})
+	walkNodes(body, func(n cc.Node) bool {
+		if p, ok := n.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent && !ai.lhs[p] && !acc[p] {
+			if d, ok := p.ResolvedTo().(*cc.Declarator); ok {
+				delete(cand, d)
+			}
+		}
+		return true
+	})
+	for d := range cand {
+		if types[d] != nil {
+			ai.allocs[d] = types[d]
+		}
+	}
+}
+
+// allocLocalType returns the type of a void * local holding allocations of
+// T (T *), nil for other declarators.
+func (fl *funcLowerer) allocLocalType(d *cc.Declarator) *program.Type {
+	if fl.ai == nil || d == nil || fl.ai.allocs[d] == nil {
+		return nil
+	}
+	return fl.l.ptrTo(fl.ai.allocs[d])
 }

@@ -159,7 +159,7 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		effects()
 		fl.emitOp(program.OpAtomicEnd, nil, nil)
 		return nil
-	case name == "malloc" || name == "calloc":
+	case isAllocName(name):
 		l.fail(x, "%s whose result is not converted to a typed pointer", name)
 	case name == "free":
 		need(1)
@@ -322,9 +322,9 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 	}
 	var count program.Expr
 	switch name {
-	case "malloc":
+	case "malloc", "alloca", "__builtin_alloca":
 		if len(as) != 1 {
-			fl.l.fail(call, "malloc with %d arguments", len(as))
+			fl.l.fail(call, "%s with %d arguments", name, len(as))
 		}
 		count = fl.allocCount(as[0], elem)
 		fl.emitOp(program.OpAlloc, lv, count)

@@ -1006,10 +1006,22 @@ func allocCall(fl *funcLowerer, n cc.ExpressionNode) *cc.PostfixExpression {
 	if !ok || fl.l.defs[name] != nil {
 		return nil
 	}
-	if name == "malloc" || name == "calloc" {
+	if isAllocName(name) {
 		return call
 	}
 	return nil
+}
+
+// isAllocName reports whether name is an allocation function the front end
+// models. alloca's block, like a variable-length array's, is a heap block:
+// its storage outlives the function (a use after the return is undefined
+// behaviour in C).
+func isAllocName(name string) bool {
+	switch name {
+	case "malloc", "calloc", "alloca", "__builtin_alloca":
+		return true
+	}
+	return false
 }
 
 func args(call *cc.PostfixExpression) []cc.ExpressionNode {

@@ -194,7 +194,7 @@ func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []c
 		if len(as) <= fi {
 			l.fail(x, "%s without a format", name)
 		}
-		if f, ok := literalArg(as[fi]); ok {
+		if f, ok := fl.literalArg(as[fi], 0); ok {
 			if printfHasN(f) {
 				l.fail(x, "%s with a %%n conversion (writes through its argument)", name)
 			}
@@ -242,6 +242,35 @@ func printfHasN(f string) bool {
 		i = j
 	}
 	return false
+}
+
+// literalArg returns the string literal an argument is, through
+// parentheses, casts to pointer types and locals that are only ever
+// assigned that one literal (CIL passes formats through temporaries). Such a
+// local holds the literal's address whenever it holds a determinate value:
+// its address is never taken and every store into it stores that address
+// (reading it before the first store reads an indeterminate value).
+func (fl *funcLowerer) literalArg(e cc.ExpressionNode, depth int) (string, bool) {
+	if s, ok := literalArg(e); ok {
+		return s, true
+	}
+	e = strip(e)
+	if c, ok := e.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast && c.Type() != nil && c.Type().Kind() == cc.Ptr {
+		return fl.literalArg(c.CastExpression, depth)
+	}
+	_, d := identDecl(e)
+	if d == nil || depth > 4 || fl.ai == nil || !fl.ai.autos[d] || fl.ai.other[d] || len(fl.ai.defs[d]) == 0 {
+		return "", false
+	}
+	var out string
+	for i, def := range fl.ai.defs[d] {
+		s, ok := fl.literalArg(def, depth+1)
+		if !ok || (i > 0 && s != out) {
+			return "", false
+		}
+		out = s
+	}
+	return out, true
 }
 
 // literalArg returns the string literal an argument is, through
@@ -362,7 +391,7 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 	var stores []func(d program.Expr)
 	switch name {
 	case "strcpy", "strncpy":
-		s, ok := literalArg(as[1])
+		s, ok := fl.literalArg(as[1], 0)
 		if !ok {
 			l.fail(x, "%s from something other than a string literal", name)
 		}
@@ -495,7 +524,7 @@ func (fl *funcLowerer) scanf(x *cc.PostfixExpression, name string, as []cc.Expre
 	if name != "scanf" {
 		fl.effect(as[0])
 	}
-	f, ok := literalArg(as[fi])
+	f, ok := fl.literalArg(as[fi], 0)
 	if !ok {
 		l.fail(x, "%s with a non-literal format", name)
 	}

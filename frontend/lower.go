@@ -87,7 +87,7 @@ func (l *lowerer) debugOnce(key, msg string, args ...any) {
 func builtinName(name string) bool {
 	switch name {
 	case "__VERIFIER_error", "reach_error", "__VERIFIER_assume", "__assert_fail", "assert",
-		"abort", "exit", "malloc", "calloc", "free":
+		"abort", "exit", "malloc", "calloc", "alloca", "free":
 		return true
 	}
 	return strings.HasPrefix(name, "__VERIFIER_nondet_") || strings.HasPrefix(name, "pthread_")

@@ -661,6 +661,9 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 		if at != nil {
 			pt = at
 		}
+		if vt := fl.allocLocalType(dd); vt != nil {
+			pt = vt
+		}
 		if pt.Kind == program.Array && init != nil && pt.Len == 0 {
 			fl.l.fail(dd, "local array of unknown size")
 		}
