@@ -55,6 +55,7 @@ type enc struct {
 	inSync       bool
 	regions      []*region
 	divs         map[string]*term // quotients by operands, for %
+	heapCounts   map[int]*term    // cell counts of run-time-length blocks, by object id (heapCount)
 	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
 	ctx          context.Context  // cancels a long encoding
 	ticks        int
@@ -133,7 +134,7 @@ type frame struct {
 func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	e := &enc{p: p, b: b, funcObjs: map[string]*object{}, globals: map[string]*object{},
 		cellEv: map[cellKey]*cellEvents{}, siteCnt: map[program.Label]int{}, clockInt: clockInt,
-		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}}
+		lockSeen: map[cellKey]bool{}, lockBad: map[cellKey]bool{}, divs: map[string]*term{}, heapCounts: map[int]*term{}}
 	e.offW = 32
 	if p.Model == program.LP64 {
 		e.offW = 64
@@ -681,4 +682,21 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 		}
 	}
 	return r
+}
+
+// heapCount returns the symbol for the number of cells of the
+// run-time-length block with the given object id. It is a symbol of its
+// own, declared at first use, because a pointer of unknown target may meet
+// the block (as an object of the previous pass, e.prev) before its
+// allocation is encoded, and the allocation then equates it with the
+// count (allocStep).
+func (e *enc) heapCount(id int) *term {
+	if t, ok := e.heapCounts[id]; ok {
+		return t
+	}
+	name := "hc" + strconv.Itoa(id)
+	fmt.Fprintf(&e.out, "(declare-fun %s () %s)\n", name, sortOf(e.offW))
+	t := &term{s: name, w: e.offW}
+	e.heapCounts[id] = t
+	return t
 }

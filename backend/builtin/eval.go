@@ -391,7 +391,9 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term) []cand {
 			}
 			kc := and(oc, eq(p.t, bvc(e.offW, uint64(k))))
 			if o.count != nil {
-				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), o.count))
+				// e.heapCount, not o.count: o may be an object of the
+				// previous pass, whose terms are not in this formula
+				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), e.heapCount(o.id)))
 			}
 			if isFalse(kc) {
 				return

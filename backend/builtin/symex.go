@@ -716,9 +716,14 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	} else {
 		n = heapCap
 		e.badIf(c, and(g, cmp("bvugt", cnt, bvc(64, heapCap))), fmt.Sprintf("allocation of more than %d elements", heapCap))
-		count = e.name(bin("bvmul", resize(cnt, e.offW, false), bvc(e.offW, uint64(ec))))
+		count = bin("bvmul", resize(cnt, e.offW, false), bvc(e.offW, uint64(ec)))
 	}
 	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), true)
+	if count != nil {
+		hc := e.heapCount(o.id)
+		e.assert(eq(hc, count))
+		count = hc
+	}
 	o.heap = true
 	o.exposed = true
 	o.count = count
