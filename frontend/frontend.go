@@ -197,9 +197,9 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 // duplicateLabel parses sources without type checking and returns an
 // Unsupported error at the second definition of a label defined twice in
 // one function, or nil. Such a file is not C (a constraint violation, C11
-// 6.8.1p3, that gcc reports as an error); it is not lowered even when no goto names the
-// label, because the front end does not guess what an invalid program
-// means.
+// 6.8.1p3, that gcc reports as an error); it is not lowered even when no
+// goto names the label, because the front end does not guess what an
+// invalid program means.
 func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 	ast, err := cc.Parse(cfg, sources)
 	if err != nil || ast == nil {
