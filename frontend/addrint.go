@@ -50,13 +50,13 @@ import (
 // addrInfo is the analysis of one function body.
 type addrInfo struct {
 	l      *lowerer
-	autos  map[*cc.Declarator]bool                 // automatic locals
-	locals map[*cc.Declarator]bool                 // automatic locals of integer type
+	autos  map[*cc.Declarator]bool                // automatic locals
+	locals map[*cc.Declarator]bool                // automatic locals of integer type
 	defs   map[*cc.Declarator][]cc.ExpressionNode // right-hand sides of simple assignments and initializers
 	lhs    map[*cc.PrimaryExpression]bool         // identifiers assigned by those
-	other  map[*cc.Declarator]bool                 // modified otherwise, or address taken
+	other  map[*cc.Declarator]bool                // modified otherwise, or address taken
 	allocs map[*cc.Declarator]*program.Type       // void * locals holding allocations: their type
-	set    map[*cc.Declarator]bool                 // address locals
+	set    map[*cc.Declarator]bool                // address locals
 	addr   map[*cc.Declarator]*program.Type       // their cell type E, when known
 	scaled map[int64]map[*cc.Declarator]bool      // per cell size: the locals that hold multiples of it
 }

@@ -296,7 +296,7 @@ func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program
 	}
 	if d.IsParam() {
 		if v := fl.paramNames[name]; v != nil {
-				return &program.Ref{Name: v.Name, Local: true, T: v.Type}
+			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	}
 	if v := fl.l.globals[name]; v != nil {
