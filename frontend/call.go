@@ -77,13 +77,31 @@ func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool
 	if ft.Variadic {
 		fl.l.fail(x, "call of a variadic function")
 	}
-	if len(as) != len(ft.Params) {
-		fl.l.fail(x, "call with %d arguments of a function with %d parameters", len(as), len(ft.Params))
+	var hidden []*program.Type // thread-local variables (tls.go)
+	if direct {
+		hidden = fl.l.tlsParamTypes(name)
+	}
+	if direct && len(ft.Params) == len(hidden) && len(as) > 0 && unprototypedEmpty(fl.l.defs[name]) {
+		// f() defined without a prototype and called with arguments:
+		// undefined in C (C11 6.5.2.2p6), ignored by every calling
+		// convention (the caller pushes and pops them); they are
+		// evaluated and dropped.
+		fl.l.debugOnce("extra-args:"+name, "arguments of a call of a function defined without parameters are evaluated and ignored", "function", name, "pos", fl.cur.String())
+		for _, a := range as {
+			fl.effect(a)
+		}
+		as = nil
+	}
+	if len(as) != len(ft.Params)-len(hidden) {
+		fl.l.fail(x, "call with %d arguments of a function with %d parameters", len(as), len(ft.Params)-len(hidden))
 	}
 	in := fl.newInstr(program.OpCall)
 	in.Func = callee
 	for i, a := range as {
 		in.Args = append(in.Args, fl.rvalTo(a, ft.Params[i]))
+	}
+	if direct {
+		in.Args = append(in.Args, fl.tlsArgs(x, name)...)
 	}
 	var result program.Expr
 	if lhs != nil {
@@ -415,4 +433,14 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 		return n
 	}
 	return &program.Binary{Op: program.Div, X: n, Y: program.IntConst(st, elem.Size), T: st}
+}
+
+// unprototypedEmpty reports whether fd is defined as f() (no parameters and
+// no prototype, unlike f(void)).
+func unprototypedEmpty(fd *cc.FunctionDefinition) bool {
+	if fd == nil {
+		return false
+	}
+	ft, ok := fd.Declarator.Type().(*cc.FunctionType)
+	return ok && !ft.IsVariadic() && len(ft.Parameters()) == 0 && ft.MaxArgs() < 0
 }

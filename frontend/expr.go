@@ -282,6 +282,9 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 }
 
 func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program.Expr {
+	if fl.l.isThreadLocalRef(d) {
+		return fl.tlsRef(d, n)
+	}
 	if fl.ai != nil && fl.ai.set[d] {
 		fl.l.fail(n, "integer address %s used outside an address computation", name)
 	}
@@ -316,7 +319,13 @@ func (fl *funcLowerer) funcRef(name string, n cc.Node) program.Expr {
 	if fd == nil {
 		fl.l.fail(n, "function %s without a body used as a value", name)
 	}
-	return &program.FuncRef{Name: fl.l.funcNames[name], T: fl.l.typ(fd.Declarator, fd.Declarator.Type())}
+	t := fl.l.typ(fd.Declarator, fd.Declarator.Type())
+	if hs := fl.l.tlsParamTypes(name); len(hs) > 0 {
+		c := *t
+		c.Params = append(append([]*program.Type(nil), t.Params...), hs...)
+		t = &c
+	}
+	return &program.FuncRef{Name: fl.l.funcNames[name], T: t}
 }
 
 func (fl *funcLowerer) postfix(x *cc.PostfixExpression, want bool) program.Expr {

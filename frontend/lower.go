@@ -38,6 +38,7 @@ type lowerer struct {
 	logged    map[string]bool
 	strings   map[string]*program.Var
 	fptrCalls bool
+	tls       *tlsInfo // thread-local variables (tls.go), nil if none
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -136,6 +137,7 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 		}
 		l.globalDecl(ext.Declaration)
 	}
+	l.analyzeTLS()
 	// Functions.
 	for _, name := range l.defOrder {
 		f := l.function(l.defs[name])
@@ -167,6 +169,10 @@ func (l *lowerer) globalDecl(d *cc.Declaration) {
 		var init *cc.Initializer
 		if id.Case == cc.InitDeclaratorInit {
 			init = id.Initializer
+		}
+		if dd.IsThreadLocal() {
+			l.threadLocalDecl(dd, init)
+			continue
 		}
 		if dd.IsExtern() && init == nil && l.globals[dd.Name()] == nil {
 			// Declared only: created when used.

@@ -34,6 +34,10 @@ type funcLowerer struct {
 	// ai is the analysis of integers that hold addresses (addrint.go).
 	ai *addrInfo
 
+	// tlsExpr and tlsAddr give the function's thread-local variables and
+	// their addresses (tls.go).
+	tlsExpr, tlsAddr map[string]program.Expr
+
 	nid  int
 	ntmp int
 	cur  program.Pos
@@ -113,6 +117,7 @@ func (l *lowerer) lowerFunc(fd *cc.FunctionDefinition, known map[string]bool) *f
 	if cname == "main" && len(f.Params) > 0 {
 		fl.mainParams(d, fd.CompoundStatement)
 	}
+	fl.tlsSetup()
 	fl.compound(fd.CompoundStatement, false)
 	return fl
 }

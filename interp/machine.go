@@ -63,6 +63,16 @@ type thread struct {
 	frames  []*frame
 	ended   bool
 	atomic  int    // nesting depth of atomic sections
+	// fresh is set while the thread is in an atomic section that its last
+	// executed step entered (the call of an atomic function, an
+	// atomic_begin) and in which it has executed nothing yet. Such a
+	// thread does not hold the section: entering has no effect other
+	// threads can see (a call's arguments are evaluated before the
+	// callee's body), so the section may as well start at its first inner
+	// step, and a thread that waits there (an assume(MTX == 0) that opens
+	// the section, as in the SV-COMP lock idiom) lets the others run, as
+	// for a lock.
+	fresh bool
 	stopped string // Simulate: why the thread was stopped (bounds), "" if not
 }
 
@@ -351,11 +361,11 @@ func (m *machine) final() map[string]program.Value {
 	return out
 }
 
-// atomicOwner returns the thread (other than t) inside an atomic section,
-// or nil.
+// atomicOwner returns the thread (other than t) that holds an atomic
+// section (is inside one and not fresh), or nil.
 func (m *machine) atomicOwner(t *thread) *thread {
 	for _, u := range m.threads {
-		if u != t && !u.ended && u.atomic > 0 {
+		if u != t && !u.ended && u.atomic > 0 && !u.fresh {
 			return u
 		}
 	}

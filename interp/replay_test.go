@@ -192,6 +192,25 @@ func TestReplayAtomicityAndLocks(t *testing.T) {
 		t.Errorf("run after the atomic call returned: %v", err)
 	}
 
+	// a thread that has only entered a section (the call, or atomic_begin)
+	// does not hold it yet: the section starts with its first inner step
+	entered := steps("0:main.0", "0:main.1", "0:main.2", "0:main.3", "1:worker.0", "1:worker.1", "2:worker.0", "2:worker.1",
+		"2:__VERIFIER_atomic_inc.0", "2:__VERIFIER_atomic_inc.1", "2:__VERIFIER_atomic_inc.2", "2:__VERIFIER_atomic_inc.3",
+		"1:__VERIFIER_atomic_inc.0", "1:__VERIFIER_atomic_inc.1", "1:__VERIFIER_atomic_inc.2", "1:__VERIFIER_atomic_inc.3")
+	eo, err := Replay(p, &P.Run{Steps: entered})
+	if err != nil || eo.Final["cnt"].Bits != 2 {
+		t.Errorf("run interleaving before the first inner step of a section: %v %+v", err, eo)
+	}
+	_, err = Replay(p, &P.Run{Steps: append(append([]P.Step(nil), entered[:9]...), steps("1:__VERIFIER_atomic_inc.0")...)})
+	if d := AsDivergence(err); d == nil || d.Step != 9 || !strings.Contains(d.Reason, "atomic section") {
+		t.Errorf("interleaving after the first inner step of a section: %v", err)
+	}
+	p2 := counterProgram(t, atomicSection)
+	entered = steps("0:main.0", "0:main.1", "0:main.2", "0:main.3", "1:worker.0", "1:worker.1", "2:worker.0", "2:worker.1", "2:worker.2", "2:worker.3", "2:worker.4", "1:worker.2")
+	if _, err := Replay(p2, &P.Run{Steps: entered}); err != nil {
+		t.Errorf("run interleaving after atomic_begin: %v", err)
+	}
+
 	// locks: worker.1 lock, worker.2..3 increment, worker.4 unlock
 	p = counterProgram(t, locked)
 	pre = steps("0:main.0", "0:main.1", "0:main.2", "0:main.3", "1:worker.0", "1:worker.1", "1:worker.2", "2:worker.0")
