@@ -59,10 +59,10 @@ type frame struct {
 }
 
 type thread struct {
-	id      int
-	frames  []*frame
-	ended   bool
-	atomic  int    // nesting depth of atomic sections
+	id     int
+	frames []*frame
+	ended  bool
+	atomic int // nesting depth of atomic sections
 	// fresh is set while the thread is in an atomic section that its last
 	// executed step entered (the call of an atomic function, an
 	// atomic_begin) and in which it has executed nothing yet. Such a
@@ -72,7 +72,7 @@ type thread struct {
 	// step, and a thread that waits there (an assume(MTX == 0) that opens
 	// the section, as in the SV-COMP lock idiom) lets the others run, as
 	// for a lock.
-	fresh bool
+	fresh   bool
 	stopped string // Simulate: why the thread was stopped (bounds), "" if not
 }
 
