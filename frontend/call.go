@@ -210,7 +210,7 @@ func isNull(e program.Expr) bool {
 func (fl *funcLowerer) mutexPtr(x cc.Node, name string, a cc.ExpressionNode) program.Expr {
 	m := fl.rval(a)
 	if t := m.Type(); t.Kind != program.Pointer || t.Elem.Kind != program.Mutex {
-		fl.l.fail(x, "%s of a %s", name, t)
+		fl.l.fail(x, "%s of %s (type %s), not a pthread_mutex_t *: the real function treats the object as a mutex of another size and layout", name, sourceText(a), t)
 	}
 	return m
 }
