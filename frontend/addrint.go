@@ -51,6 +51,7 @@ import (
 type addrInfo struct {
 	l      *lowerer
 	autos  map[*cc.Declarator]bool                // automatic locals
+	order  []*cc.Declarator                       // the automatic locals in source order (deterministic iteration)
 	locals map[*cc.Declarator]bool                // automatic locals of integer type
 	defs   map[*cc.Declarator][]cc.ExpressionNode // right-hand sides of simple assignments and initializers
 	lhs    map[*cc.PrimaryExpression]bool         // identifiers assigned by those
@@ -205,6 +206,9 @@ func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
 			if d == nil || d.IsTypename() || d.IsStatic() || d.IsExtern() || d.Type() == nil || d.Type().Kind() == cc.Function {
 				return true
 			}
+			if !ai.autos[d] {
+				ai.order = append(ai.order, d)
+			}
 			ai.autos[d] = true
 			if cc.IsIntegerType(d.Type()) {
 				ai.locals[d] = true
@@ -261,8 +265,8 @@ func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
 	cand := map[*cc.Declarator]bool{}
 	for changed := true; changed; {
 		changed = false
-		for d := range ai.locals {
-			if cand[d] || ai.other[d] || d.Type().Size() != ptrSize {
+		for _, d := range ai.order {
+			if !ai.locals[d] || cand[d] || ai.other[d] || d.Type().Size() != ptrSize {
 				continue
 			}
 			for _, e := range ai.defs[d] {
@@ -276,7 +280,10 @@ func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
 	}
 	for changed := true; changed; {
 		changed = false
-		for d := range cand {
+		for _, d := range ai.order {
+			if !cand[d] {
+				continue
+			}
 			for _, e := range ai.defs[d] {
 				if !ai.isAE(e, cand) {
 					delete(cand, d)
@@ -315,8 +322,8 @@ func (l *lowerer) analyzeAddrInts(body *cc.CompoundStatement) *addrInfo {
 	// Cell types, by propagation from the casts of pointers.
 	for changed := true; changed; {
 		changed = false
-		for d := range cand {
-			if ai.addr[d] != nil {
+		for _, d := range ai.order {
+			if !cand[d] || ai.addr[d] != nil {
 				continue
 			}
 			for _, e := range ai.defs[d] {
@@ -612,15 +619,18 @@ func (ai *addrInfo) scaledLocals(s int64) map[*cc.Declarator]bool {
 		return m
 	}
 	m := map[*cc.Declarator]bool{}
-	for d := range ai.locals {
-		if !ai.other[d] && len(ai.defs[d]) > 0 {
+	for _, d := range ai.order {
+		if ai.locals[d] && !ai.other[d] && len(ai.defs[d]) > 0 {
 			m[d] = true
 		}
 	}
 	ai.scaled[s] = m
 	for changed := true; changed; {
 		changed = false
-		for d := range m {
+		for _, d := range ai.order {
+			if !m[d] {
+				continue
+			}
 			for _, e := range ai.defs[d] {
 				if !ai.isScaled(e, s) {
 					delete(m, d)
@@ -665,7 +675,7 @@ func (fl *funcLowerer) addrCast(x *cc.CastExpression, t *program.Type) program.E
 func (ai *addrInfo) voidAllocs(body *cc.CompoundStatement) {
 	l := ai.l
 	cand := map[*cc.Declarator]bool{}
-	for d := range ai.autos {
+	for _, d := range ai.order {
 		t := d.Type()
 		if ai.other[d] || len(ai.defs[d]) == 0 || t.Kind() != cc.Ptr || t.(*cc.PointerType).Elem().Kind() != cc.Void {
 			continue

@@ -150,7 +150,8 @@ func (l *lowerer) analyzeTLS() {
 		}
 	}
 	any := false
-	for f, xs := range used {
+	for _, f := range l.defOrder {
+		xs := used[f]
 		if len(xs) == 0 {
 			continue
 		}
@@ -168,8 +169,8 @@ func (l *lowerer) analyzeTLS() {
 	if valueUse != nil {
 		l.fail(valueUse, "thread-local variable in a program that uses the function %s as a value (the thread of a call through a pointer is not known)", valueUse.(*cc.PrimaryExpression).Token.SrcStr())
 	}
-	for r := range ti.roots {
-		if n := calledDirectly[r]; n != nil && len(ti.uses[r]) > 0 {
+	for _, r := range l.defOrder {
+		if n := calledDirectly[r]; ti.roots[r] && n != nil && len(ti.uses[r]) > 0 {
 			l.fail(n, "thread-local variable used by %s, which is both a thread's start routine (or main) and called directly", r)
 		}
 	}
