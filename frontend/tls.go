@@ -149,13 +149,13 @@ func (l *lowerer) analyzeTLS() {
 			}
 		}
 	}
-	any := false
+	some := false
 	for _, f := range l.defOrder {
 		xs := used[f]
 		if len(xs) == 0 {
 			continue
 		}
-		any = true
+		some = true
 		var names []string
 		for x := range xs {
 			names = append(names, x)
@@ -163,7 +163,7 @@ func (l *lowerer) analyzeTLS() {
 		sort.Strings(names)
 		ti.uses[f] = names
 	}
-	if !any {
+	if !some {
 		return
 	}
 	if valueUse != nil {
