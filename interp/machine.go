@@ -361,9 +361,20 @@ func (m *machine) final() map[string]program.Value {
 	return out
 }
 
-// atomicOwner returns the thread (other than t) that holds an atomic
-// section (is inside one and not fresh), or nil.
+// atomicOwner returns the thread (other than t) inside an atomic section,
+// or nil.
 func (m *machine) atomicOwner(t *thread) *thread {
+	for _, u := range m.threads {
+		if u != t && !u.ended && u.atomic > 0 {
+			return u
+		}
+	}
+	return nil
+}
+
+// atomicHolder is atomicOwner for Replay: a thread that has entered a
+// section and executed nothing in it (fresh) does not hold it.
+func (m *machine) atomicHolder(t *thread) *thread {
 	for _, u := range m.threads {
 		if u != t && !u.ended && u.atomic > 0 && !u.fresh {
 			return u

@@ -134,7 +134,7 @@ func Simulate(p *program.Program, opts SimOptions) (*Outcome, error) {
 			return finish(Completed)
 		}
 		for _, t := range m.threads {
-			if !t.ended && t.atomic > 0 && !t.fresh {
+			if !t.ended && t.atomic > 0 {
 				if t.stopped != "" {
 					return finish(Bounded)
 				}
