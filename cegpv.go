@@ -345,7 +345,7 @@ func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error
 		// external functions): it is a run of the model, maybe not of the C
 		// program, so no FALSE can be claimed on it.
 		return Result{Result: backend.Result{Verdict: backend.Unknown, Bounds: from.Bounds, Stats: from.Stats,
-			Reason: "counterexample depends on results of external functions that are not modelled: " + strings.Join(out.Opaque, ", ")}}, nil
+			Reason: program.OpaqueReason + ": " + strings.Join(out.Opaque, ", ")}}, nil
 	}
 	if v.opts.Property != "" && out.Prop != v.opts.Property {
 		return Result{}, program.Errorf(program.Internal, "counterexample violates %s, not the checked property %s", out.Prop, v.opts.Property)

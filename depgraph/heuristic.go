@@ -224,12 +224,13 @@ func (u *unionFind) union(a, b Var) {
 	u.parent[rb] = ra
 }
 
-// IsTemp reports whether v is a temporary the front end introduced
-// (a local named __tmp_<n>).
+// IsTemp reports whether v is a temporary the front end introduced (a
+// local named __tmp_<n>) or one CIL introduced (__cil_tmp<n>, single-use
+// temporaries of the same kind: CIL splits every expression into them).
 func IsTemp(v Var) bool {
 	s := string(v)
 	if i := strings.LastIndex(s, "::"); i >= 0 {
 		s = s[i+2:]
 	}
-	return strings.HasPrefix(s, "__tmp_")
+	return strings.HasPrefix(s, "__tmp_") || strings.HasPrefix(s, "__cil_tmp")
 }

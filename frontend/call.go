@@ -77,13 +77,31 @@ func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool
 	if ft.Variadic {
 		fl.l.fail(x, "call of a variadic function")
 	}
-	if len(as) != len(ft.Params) {
-		fl.l.fail(x, "call with %d arguments of a function with %d parameters", len(as), len(ft.Params))
+	var hidden []*program.Type // thread-local variables (tls.go)
+	if direct {
+		hidden = fl.l.tlsParamTypes(name)
+	}
+	if direct && len(ft.Params) == len(hidden) && len(as) > 0 && unprototypedEmpty(fl.l.defs[name]) {
+		// f() defined without a prototype and called with arguments:
+		// undefined in C (C11 6.5.2.2p6), ignored by every calling
+		// convention (the caller pushes and pops them); they are
+		// evaluated and dropped.
+		fl.l.debugOnce("extra-args:"+name, "arguments of a call of a function defined without parameters are evaluated and ignored", "function", name, "pos", fl.cur.String())
+		for _, a := range as {
+			fl.effect(a)
+		}
+		as = nil
+	}
+	if len(as) != len(ft.Params)-len(hidden) {
+		fl.l.fail(x, "call with %d arguments of a function with %d parameters", len(as), len(ft.Params)-len(hidden))
 	}
 	in := fl.newInstr(program.OpCall)
 	in.Func = callee
 	for i, a := range as {
 		in.Args = append(in.Args, fl.rvalTo(a, ft.Params[i]))
+	}
+	if direct {
+		in.Args = append(in.Args, fl.tlsArgs(x, name)...)
 	}
 	var result program.Expr
 	if lhs != nil {
@@ -159,7 +177,7 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		effects()
 		fl.emitOp(program.OpAtomicEnd, nil, nil)
 		return nil
-	case name == "malloc" || name == "calloc":
+	case isAllocName(name):
 		l.fail(x, "%s whose result is not converted to a typed pointer", name)
 	case name == "free":
 		need(1)
@@ -192,7 +210,7 @@ func isNull(e program.Expr) bool {
 func (fl *funcLowerer) mutexPtr(x cc.Node, name string, a cc.ExpressionNode) program.Expr {
 	m := fl.rval(a)
 	if t := m.Type(); t.Kind != program.Pointer || t.Elem.Kind != program.Mutex {
-		fl.l.fail(x, "%s of a %s", name, t)
+		fl.l.fail(x, "%s of %s (type %s), not a pthread_mutex_t *: the real function treats the object as a mutex of another size and layout", name, sourceText(a), t)
 	}
 	return m
 }
@@ -243,12 +261,23 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		p := fl.rval(as[1])
 		fl.emitOp(program.OpJoin, nil, t)
 		if !isNull(p) {
+			// The result is stored only through a non-null pointer; a
+			// pointer that is not a constant is tested at run time.
+			var skip *program.Instr
+			if _, ok := p.(*program.AddrOf); !ok {
+				p = fl.stablePtr(p)
+				skip = fl.newLabel()
+				fl.jump(skip, fl.binary(x, program.Eq, p, program.IntConst(program.IntT, 0)))
+			}
 			d := fl.deref(x, p)
 			if !d.Type().IsScalar() {
 				l.fail(x, "pthread_join result of type %s", d.Type())
 			}
 			l.log.Debug("pthread_join stores a nondeterministic thread result", "pos", fl.cur.String())
 			fl.assign(d, &program.Nondet{T: d.Type()})
+			if skip != nil {
+				fl.place(skip)
+			}
 		}
 		return ret0()
 	case "pthread_exit":
@@ -311,9 +340,9 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 	}
 	var count program.Expr
 	switch name {
-	case "malloc":
+	case "malloc", "alloca", "__builtin_alloca":
 		if len(as) != 1 {
-			fl.l.fail(call, "malloc with %d arguments", len(as))
+			fl.l.fail(call, "%s with %d arguments", name, len(as))
 		}
 		count = fl.allocCount(as[0], elem)
 		fl.emitOp(program.OpAlloc, lv, count)
@@ -404,4 +433,14 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 		return n
 	}
 	return &program.Binary{Op: program.Div, X: n, Y: program.IntConst(st, elem.Size), T: st}
+}
+
+// unprototypedEmpty reports whether fd is defined as f() (no parameters and
+// no prototype, unlike f(void)).
+func unprototypedEmpty(fd *cc.FunctionDefinition) bool {
+	if fd == nil {
+		return false
+	}
+	ft, ok := fd.Declarator.Type().(*cc.FunctionType)
+	return ok && !ft.IsVariadic() && len(ft.Parameters()) == 0 && ft.MaxArgs() < 0
 }

@@ -145,6 +145,9 @@ func (fl *funcLowerer) expr(n cc.ExpressionNode, want bool) program.Expr {
 				fl.alloc(call, r)
 				return r
 			}
+			if fl.isAddrExpr(x.CastExpression) {
+				return fl.addrCast(x, t)
+			}
 		}
 		return fl.convert(fl.rval(x.CastExpression), t, true)
 	case *cc.MultiplicativeExpression:
@@ -263,7 +266,6 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 		return fl.declRef(r, name, x)
 	case *cc.Parameter:
 		if v := fl.paramNames[name]; v != nil {
-			fl.checkArgvUse(v, x)
 			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	case *cc.Enumerator:
@@ -280,8 +282,13 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 }
 
 func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program.Expr {
+	if fl.l.isThreadLocalRef(d) {
+		return fl.tlsRef(d, n)
+	}
+	if fl.ai != nil && fl.ai.set[d] {
+		fl.l.fail(n, "integer address %s used outside an address computation", name)
+	}
 	if v := fl.vars[d]; v != nil {
-		fl.checkArgvUse(v, n)
 		return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 	}
 	if v := fl.l.staticVar(d); v != nil {
@@ -292,7 +299,6 @@ func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program
 	}
 	if d.IsParam() {
 		if v := fl.paramNames[name]; v != nil {
-			fl.checkArgvUse(v, n)
 			return &program.Ref{Name: v.Name, Local: true, T: v.Type}
 		}
 	}
@@ -313,7 +319,13 @@ func (fl *funcLowerer) funcRef(name string, n cc.Node) program.Expr {
 	if fd == nil {
 		fl.l.fail(n, "function %s without a body used as a value", name)
 	}
-	return &program.FuncRef{Name: fl.l.funcNames[name], T: fl.l.typ(fd.Declarator, fd.Declarator.Type())}
+	t := fl.l.typ(fd.Declarator, fd.Declarator.Type())
+	if hs := fl.l.tlsParamTypes(name); len(hs) > 0 {
+		c := *t
+		c.Params = append(append([]*program.Type(nil), t.Params...), hs...)
+		t = &c
+	}
+	return &program.FuncRef{Name: fl.l.funcNames[name], T: t}
 }
 
 func (fl *funcLowerer) postfix(x *cc.PostfixExpression, want bool) program.Expr {
@@ -728,6 +740,18 @@ var compoundOps = map[cc.AssignmentExpressionCase]program.BinOp{
 }
 
 func (fl *funcLowerer) assignment(x *cc.AssignmentExpression, want bool) program.Expr {
+	if x.Case == cc.AssignmentExpressionAssign {
+		if _, d := identDecl(x.UnaryExpression); d != nil {
+			if at := fl.addrLocalType(d); at != nil {
+				if want {
+					fl.l.fail(x, "value of an assignment of an integer address")
+				}
+				v := fl.vars[d]
+				fl.assign(&program.Ref{Name: v.Name, Local: true, T: v.Type}, fl.addrValue(x.AssignmentExpression, at))
+				return nil
+			}
+		}
+	}
 	lv := fl.lval(x.UnaryExpression)
 	t := lv.Type()
 	if x.Case == cc.AssignmentExpressionAssign {
@@ -991,10 +1015,22 @@ func allocCall(fl *funcLowerer, n cc.ExpressionNode) *cc.PostfixExpression {
 	if !ok || fl.l.defs[name] != nil {
 		return nil
 	}
-	if name == "malloc" || name == "calloc" {
+	if isAllocName(name) {
 		return call
 	}
 	return nil
+}
+
+// isAllocName reports whether name is an allocation function the front end
+// models. alloca's block, like a variable-length array's, is a heap block:
+// its storage outlives the function (a use after the return is undefined
+// behaviour in C).
+func isAllocName(name string) bool {
+	switch name {
+	case "malloc", "calloc", "alloca", "__builtin_alloca":
+		return true
+	}
+	return false
 }
 
 func args(call *cc.PostfixExpression) []cc.ExpressionNode {

@@ -194,7 +194,7 @@ func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []c
 		if len(as) <= fi {
 			l.fail(x, "%s without a format", name)
 		}
-		if f, ok := literalArg(as[fi]); ok {
+		if f, ok := fl.literalArg(as[fi], 0); ok {
 			if printfHasN(f) {
 				l.fail(x, "%s with a %%n conversion (writes through its argument)", name)
 			}
@@ -214,9 +214,7 @@ func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []c
 		}
 	}
 	for _, a := range as {
-		fl.argvOK = fl.isArgvElem(a)
 		fl.effect(a)
-		fl.argvOK = false
 	}
 	t := l.typ(x, x.Type())
 	if t.Kind == program.Void || !want {
@@ -244,6 +242,35 @@ func printfHasN(f string) bool {
 		i = j
 	}
 	return false
+}
+
+// literalArg returns the string literal an argument is, through
+// parentheses, casts to pointer types and locals that are only ever
+// assigned that one literal (CIL passes formats through temporaries). Such a
+// local holds the literal's address whenever it holds a determinate value:
+// its address is never taken and every store into it stores that address
+// (reading it before the first store reads an indeterminate value).
+func (fl *funcLowerer) literalArg(e cc.ExpressionNode, depth int) (string, bool) {
+	if s, ok := literalArg(e); ok {
+		return s, true
+	}
+	e = strip(e)
+	if c, ok := e.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast && c.Type() != nil && c.Type().Kind() == cc.Ptr {
+		return fl.literalArg(c.CastExpression, depth)
+	}
+	_, d := identDecl(e)
+	if d == nil || depth > 4 || fl.ai == nil || !fl.ai.autos[d] || fl.ai.other[d] || len(fl.ai.defs[d]) == 0 {
+		return "", false
+	}
+	var out string
+	for i, def := range fl.ai.defs[d] {
+		s, ok := fl.literalArg(def, depth+1)
+		if !ok || (i > 0 && s != out) {
+			return "", false
+		}
+		out = s
+	}
+	return out, true
 }
 
 // literalArg returns the string literal an argument is, through
@@ -364,7 +391,7 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 	var stores []func(d program.Expr)
 	switch name {
 	case "strcpy", "strncpy":
-		s, ok := literalArg(as[1])
+		s, ok := fl.literalArg(as[1], 0)
 		if !ok {
 			l.fail(x, "%s from something other than a string literal", name)
 		}
@@ -474,8 +501,10 @@ func sameType(a, b *program.Type) bool {
 // scanf lowers scanf(fmt, p...), sscanf(s, fmt, p...) and fscanf(f, fmt,
 // p...) with a literal format of integer and character conversions: each
 // pointer argument gets *p = nondet. The values are genuine inputs when they
-// come from stdin, a stream or an element of argv (every value of the type
-// is the result of some input); from any other string they are opaque. The
+// come from stdin or a stream (every value of the type is the result of
+// some input); from a string (sscanf) they are opaque, whatever the string:
+// the model does not read it, and two conversions of the same string must
+// agree (the strings of argv are program memory too, see mainParams). The
 // return value (how many conversions succeeded) is always opaque: the model
 // does not tie it to the stores (when a conversion fails the real function
 // leaves the object unchanged, a value the nondet store includes).
@@ -490,16 +519,12 @@ func (fl *funcLowerer) scanf(x *cc.PostfixExpression, name string, as []cc.Expre
 	}
 	origin := ""
 	if name == "sscanf" {
-		if !fl.isArgvElem(as[0]) {
-			origin = name
-		}
-		fl.argvOK = fl.isArgvElem(as[0])
-		fl.effect(as[0])
-		fl.argvOK = false
-	} else if name == "fscanf" {
+		origin = name
+	}
+	if name != "scanf" {
 		fl.effect(as[0])
 	}
-	f, ok := literalArg(as[fi])
+	f, ok := fl.literalArg(as[fi], 0)
 	if !ok {
 		l.fail(x, "%s with a non-literal format", name)
 	}

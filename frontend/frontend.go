@@ -196,7 +196,10 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 
 // duplicateLabel parses sources without type checking and returns an
 // Unsupported error at the second definition of a label defined twice in
-// one function, or nil.
+// one function, or nil. Such a file is not C (a constraint violation, C11
+// 6.8.1p3, that gcc reports as an error); it is not lowered even when no
+// goto names the label, because the front end does not guess what an
+// invalid program means.
 func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 	ast, err := cc.Parse(cfg, sources)
 	if err != nil || ast == nil {
@@ -234,8 +237,9 @@ func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 					pos := ls.Token.Position()
 					if first, dup := seen[name]; dup {
 						found = &program.Error{Kind: program.Unsupported, Pos: toPos(pos),
-							Err: fmt.Errorf("label %s defined twice in function %s (first at %s:%d; a macro that defines a label, used twice?)",
-								name, fd.Declarator.Name(), first.Filename, first.Line)}
+							Err: fmt.Errorf("label %s defined twice in function %s (first at %s:%d): invalid C, label names must be unique within a function "+
+								"(C11 6.8.1p3; gcc: duplicate label '%s'); probably a macro that defines a label, expanded twice",
+								name, fd.Declarator.Name(), first.Filename, first.Line, name)}
 						return
 					}
 					seen[name] = pos

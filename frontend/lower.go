@@ -38,6 +38,7 @@ type lowerer struct {
 	logged    map[string]bool
 	strings   map[string]*program.Var
 	fptrCalls bool
+	tls       *tlsInfo // thread-local variables (tls.go), nil if none
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -87,7 +88,7 @@ func (l *lowerer) debugOnce(key, msg string, args ...any) {
 func builtinName(name string) bool {
 	switch name {
 	case "__VERIFIER_error", "reach_error", "__VERIFIER_assume", "__assert_fail", "assert",
-		"abort", "exit", "malloc", "calloc", "free":
+		"abort", "exit", "malloc", "calloc", "alloca", "free":
 		return true
 	}
 	return strings.HasPrefix(name, "__VERIFIER_nondet_") || strings.HasPrefix(name, "pthread_")
@@ -136,6 +137,7 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 		}
 		l.globalDecl(ext.Declaration)
 	}
+	l.analyzeTLS()
 	// Functions.
 	for _, name := range l.defOrder {
 		f := l.function(l.defs[name])
@@ -167,6 +169,10 @@ func (l *lowerer) globalDecl(d *cc.Declaration) {
 		var init *cc.Initializer
 		if id.Case == cc.InitDeclaratorInit {
 			init = id.Initializer
+		}
+		if dd.IsThreadLocal() {
+			l.threadLocalDecl(dd, init)
+			continue
 		}
 		if dd.IsExtern() && init == nil && l.globals[dd.Name()] == nil {
 			// Declared only: created when used.

@@ -31,11 +31,12 @@ type funcLowerer struct {
 
 	paramNames map[string]*program.Var
 
-	// argvVar is main's argv (see mainParams); argvOK is set while an
-	// argument of the form argv[E] of a modelled library call is lowered,
-	// the only use of argv the model allows.
-	argvVar *program.Var
-	argvOK  bool
+	// ai is the analysis of integers that hold addresses (addrint.go).
+	ai *addrInfo
+
+	// tlsExpr and tlsAddr give the function's thread-local variables and
+	// their addresses (tls.go).
+	tlsExpr, tlsAddr map[string]program.Expr
 
 	nid  int
 	ntmp int
@@ -112,9 +113,11 @@ func (l *lowerer) lowerFunc(fd *cc.FunctionDefinition, known map[string]bool) *f
 		fl.paramsByName(name, v)
 		f.Params = append(f.Params, v)
 	}
+	fl.ai = l.analyzeAddrInts(fd.CompoundStatement)
 	if cname == "main" && len(f.Params) > 0 {
-		fl.mainParams(d)
+		fl.mainParams(d, fd.CompoundStatement)
 	}
+	fl.tlsSetup()
 	fl.compound(fd.CompoundStatement, false)
 	return fl
 }
@@ -659,6 +662,13 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 			continue
 		}
 		pt := fl.l.typ(dd, t)
+		at := fl.addrLocalType(dd)
+		if at != nil {
+			pt = at
+		}
+		if vt := fl.allocLocalType(dd); vt != nil {
+			pt = vt
+		}
 		if pt.Kind == program.Array && init != nil && pt.Len == 0 {
 			fl.l.fail(dd, "local array of unknown size")
 		}
@@ -671,6 +681,10 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 		fl.body = append(fl.body, decl)
 		if init != nil {
 			ref := &program.Ref{Name: v.Name, Local: true, T: pt}
+			if at != nil {
+				fl.assign(ref, fl.addrValue(init.AssignmentExpression, at))
+				continue
+			}
 			fl.localInit(ref, init)
 		}
 	}

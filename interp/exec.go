@@ -28,8 +28,17 @@ type hooks struct {
 
 // exec executes the current instruction of t. Execution errors are
 // returned as *ExecError (Step unset); an error of any other type is an
-// internal error.
-func (m *machine) exec(t *thread, nd source, h hooks) (res stepResult, err error) {
+// internal error. It maintains t.fresh.
+func (m *machine) exec(t *thread, nd source, h hooks) (stepResult, error) {
+	before := t.atomic
+	res, err := m.execStep(t, nd, h)
+	if err == nil && res.blocked == "" {
+		t.fresh = before == 0 && t.atomic > 0
+	}
+	return res, err
+}
+
+func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err error) {
 	in := t.current()
 	if in == nil {
 		return res, fmt.Errorf("thread %d has no current instruction", t.id)

@@ -59,10 +59,20 @@ type frame struct {
 }
 
 type thread struct {
-	id      int
-	frames  []*frame
-	ended   bool
-	atomic  int    // nesting depth of atomic sections
+	id     int
+	frames []*frame
+	ended  bool
+	atomic int // nesting depth of atomic sections
+	// fresh is set while the thread is in an atomic section that its last
+	// executed step entered (the call of an atomic function, an
+	// atomic_begin) and in which it has executed nothing yet. Such a
+	// thread does not hold the section: entering has no effect other
+	// threads can see (a call's arguments are evaluated before the
+	// callee's body), so the section may as well start at its first inner
+	// step, and a thread that waits there (an assume(MTX == 0) that opens
+	// the section, as in the SV-COMP lock idiom) lets the others run, as
+	// for a lock.
+	fresh   bool
 	stopped string // Simulate: why the thread was stopped (bounds), "" if not
 }
 
@@ -280,8 +290,8 @@ func (m *machine) external(v program.Value) program.Value {
 	return v
 }
 
-// internal resolves a value given in a run (pointer objects by display
-// name) for thread t.
+// internal resolves a nondet value given in a run (pointer objects by
+// display name) for thread t.
 func (m *machine) internal(v program.Value, t *thread) (program.Value, error) {
 	if v.Obj == "" || strings.HasPrefix(v.Obj, "fn:") {
 		if strings.HasPrefix(v.Obj, "fn:") && m.p.Func(v.Obj[3:]) == nil {
@@ -297,7 +307,7 @@ func (m *machine) internal(v program.Value, t *thread) (program.Value, error) {
 		if _, err := fmt.Sscanf(v.Obj, "heap#%d", &n); err == nil && n >= 1 && n <= len(m.heaps) {
 			return program.Value{Bits: v.Bits, Obj: m.heaps[n-1].id, Off: v.Off}, nil
 		}
-		return v, fmt.Errorf("no heap block %s", v.Obj)
+		return dangling(v), nil
 	}
 	if i := strings.Index(v.Obj, "::"); i > 0 {
 		fn, name := v.Obj[:i], v.Obj[i+2:]
@@ -319,7 +329,17 @@ func (m *machine) internal(v program.Value, t *thread) (program.Value, error) {
 			return program.Value{Bits: v.Bits, Obj: o.id, Off: v.Off}, nil
 		}
 	}
-	return v, fmt.Errorf("pointer to unknown object %s", v.Obj)
+	return dangling(v), nil
+}
+
+// dangling is a pointer value to an object that does not exist (now): a
+// local of no active call, a heap block not allocated (yet), an object the
+// program does not have. An indeterminate pointer (a Decl's value, an
+// uninitialised heap cell) may hold one, as a backend's model may choose;
+// the value can be copied and compared, and any access through it is an
+// execution error.
+func dangling(v program.Value) program.Value {
+	return program.Value{Bits: v.Bits, Obj: "dangling:" + v.Obj, Off: v.Off}
 }
 
 // final returns the contents of globals and live heap blocks by location.
@@ -346,6 +366,17 @@ func (m *machine) final() map[string]program.Value {
 func (m *machine) atomicOwner(t *thread) *thread {
 	for _, u := range m.threads {
 		if u != t && !u.ended && u.atomic > 0 {
+			return u
+		}
+	}
+	return nil
+}
+
+// atomicHolder is atomicOwner for Replay: a thread that has entered a
+// section and executed nothing in it (fresh) does not hold it.
+func (m *machine) atomicHolder(t *thread) *thread {
+	for _, u := range m.threads {
+		if u != t && !u.ended && u.atomic > 0 && !u.fresh {
 			return u
 		}
 	}

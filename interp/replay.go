@@ -215,7 +215,7 @@ func Replay(p *program.Program, run *program.Run) (*Outcome, error) {
 			}
 			return nil, diverge(i, s, "thread %d is at %s, the run says %s (%s)", s.Thread, at, s.Label, ix.Instr[s.Label])
 		}
-		if u := m.atomicOwner(t); u != nil {
+		if u := m.atomicHolder(t); u != nil {
 			return nil, diverge(i, s, "thread %d is inside an atomic section (at %s), no other thread may run", u.id, labelOf(u))
 		}
 		src := &replaySource{m: m, t: t, vals: s.Nondet}

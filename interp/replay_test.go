@@ -437,3 +437,45 @@ func TestSimulateUnwind(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A thread that has entered an atomic section and executed nothing in it
+// (here it waits at its opening assume, the SV-COMP lock idiom) has in
+// effect not entered yet: Replay lets the other threads run, until it
+// executes its first inner step.
+func TestReplayEnteredAtomicSection(t *testing.T) {
+	acq := newFunc("__VERIFIER_atomic_acquire", P.VoidType)
+	acq.f.Atomic = true
+	acq.add(&P.Instr{Op: P.OpAssume, Rhs: bin(P.Eq, g("m", P.IntT), ci(0))}) // acq.0
+	acq.assign(g("m", P.IntT), ci(1))                                        // acq.1
+	acq.ret(nil)                                                             // acq.2
+	w := newFunc("w", voidp, &P.Var{Name: "arg", Type: voidp})
+	w.add(&P.Instr{Op: P.OpCall, Func: fref(acq.f)}) // w.0
+	w.assign(g("x", P.IntT), ci(1))                  // w.1
+	w.ret(nullp(voidp))                              // w.2
+	m := newFunc("main", P.IntT)
+	h := m.local("h", P.IntT)                  // main.0
+	m.spawn(h, w.f, nullp(voidp))              // main.1
+	m.assign(g("y", P.IntT), ci(1))            // main.2
+	m.assign(g("m", P.IntT), ci(0))            // main.3
+	m.assert(bin(P.Eq, g("x", P.IntT), ci(0))) // main.4
+	m.ret(ci(0))
+	globals := []*P.Var{{Name: "m", Type: P.IntT, Init: ci(1)}, {Name: "x", Type: P.IntT}, {Name: "y", Type: P.IntT}}
+	p := prog(t, globals, acq, w, m)
+	// thread 1 enters and waits (m == 1); main runs and releases; thread 1
+	// goes on
+	ok := steps("0:main.0", "0:main.1", "1:w.0", "0:main.2", "0:main.3",
+		"1:__VERIFIER_atomic_acquire.0", "1:__VERIFIER_atomic_acquire.1", "1:__VERIFIER_atomic_acquire.2", "1:w.1", "0:main.4")
+	out, err := Replay(p, &P.Run{Steps: ok, Violated: "main.assertion.1"})
+	if err != nil || out.Status != Violated {
+		t.Fatalf("run with a thread waiting to enter: %v %+v", err, out)
+	}
+	// thread 1 enters and never goes on within the run
+	if _, err := Replay(p, &P.Run{Steps: steps("0:main.0", "0:main.1", "1:w.0", "0:main.2", "0:main.3", "0:main.4")}); err != nil {
+		t.Errorf("run with a thread that entered and stays: %v", err)
+	}
+	// once it has executed its opening assume it holds the section
+	bad := steps("0:main.0", "0:main.1", "0:main.2", "0:main.3", "1:w.0", "1:__VERIFIER_atomic_acquire.0", "0:main.4")
+	if _, err := Replay(p, &P.Run{Steps: bad}); AsDivergence(err) == nil || !strings.Contains(err.Error(), "atomic section") {
+		t.Errorf("interleaving after the opening assume: %v", err)
+	}
+}

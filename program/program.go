@@ -322,3 +322,35 @@ func OnlyProperty(p *Program, prop string) (*Program, error) {
 	}
 	return q, nil
 }
+
+// OpaqueReason begins the reason of an UNKNOWN whose counterexample draws
+// opaque values (Nondet with an Origin): it may not be a run of the C
+// program.
+const OpaqueReason = "counterexample depends on results of external functions that are not modelled"
+
+// WithoutOpaque returns a copy of p in which every instruction that draws
+// an opaque value (a Nondet with an Origin among its operands) is replaced
+// by assume(0) with the same label, and the number of instructions
+// replaced. A run of the copy never executes a replaced instruction, so it
+// is a run of p that draws no opaque value: a violation of the copy is a
+// confirmed violation of p (replay it on p), while its safety says nothing
+// about p.
+func WithoutOpaque(p *Program) (*Program, int) {
+	q := Clone(p)
+	n := 0
+	for _, f := range q.Funcs {
+		for _, in := range f.Body {
+			var origins []string
+			for _, e := range in.Operands() {
+				origins = append(origins, Opaque(e)...)
+			}
+			if len(origins) == 0 {
+				continue
+			}
+			*in = Instr{Label: in.Label, Op: OpAssume, Rhs: IntConst(IntT, 0), Pos: in.Pos,
+				Msg: "cut: draws an opaque value (" + strings.Join(origins, ", ") + ")"}
+			n++
+		}
+	}
+	return q, n
+}

@@ -198,41 +198,75 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
 		defer cancel()
 	}
-	var res backend.Result
-	switch vf.mode {
-	case "plain":
-		q := p
-		if vf.property != "" {
-			if q, err = program.OnlyProperty(p, vf.property); err != nil {
-				return unknown(err)
+	h, herr := depgraph.Lookup(vf.heuristic)
+	if vf.mode == "cegpv" && herr != nil {
+		return unknown(herr)
+	}
+	// check runs the chosen mode on q (p, or p with its opaque draws cut).
+	check := func(q *program.Program) (backend.Result, *cegpvStats, error) {
+		switch vf.mode {
+		case "plain":
+			if vf.property != "" {
+				var err error
+				if q, err = program.OnlyProperty(q, vf.property); err != nil {
+					return backend.Result{}, nil, err
+				}
+			}
+			res, err := be.Check(ctx, q, vf.bounds())
+			return res, nil, err
+		case "cegpv":
+			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
+				MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Logger: log.Named("cegpv")})
+			cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
+			for _, k := range cr.Kept {
+				cs.Kept = append(cs.Kept, string(k))
+			}
+			return cr.Result, cs, err
+		}
+		return backend.Result{}, nil, fmt.Errorf("unknown mode %q (cegpv or plain)", vf.mode)
+	}
+	res, cs, err := check(p)
+	o.CEGPV = cs
+	judge(ctx, o, p, be, res, err)
+	if o.Verdict == "UNKNOWN" && strings.HasPrefix(o.Reason, program.OpaqueReason) && ctx.Err() == nil {
+		// The counterexample found depends on values the model
+		// over-approximates. Look for one that draws none: the program
+		// with every instruction that draws an opaque value cut
+		// (assume(0), same label) has only runs of p that never draw one,
+		// so a violation it has is a FALSE of p (replayed on p below).
+		if q, n := program.WithoutOpaque(p); n > 0 {
+			log.Debug("counterexample depends on opaque values; looking for one without", "cut", n)
+			res2, cs2, err2 := check(q)
+			o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: p, CEGPV: cs2}
+			judge(ctx, o2, p, be, res2, err2)
+			switch {
+			case o2.Verdict == "FALSE":
+				*o = *o2
+			case err2 == nil && res2.Verdict == backend.Safe:
+				o.Reason += " (none avoids them within the bounds)"
 			}
 		}
-		res, err = be.Check(ctx, q, vf.bounds())
-	case "cegpv":
-		h, herr := depgraph.Lookup(vf.heuristic)
-		if herr != nil {
-			return unknown(herr)
-		}
-		var cr cegpv.Result
-		cr, err = cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
-			MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Logger: log.Named("cegpv")})
-		res = cr.Result
-		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
-		for _, k := range cr.Kept {
-			cs.Kept = append(cs.Kept, string(k))
-		}
-		o.CEGPV = cs
-	default:
-		return unknown(fmt.Errorf("unknown mode %q (cegpv or plain)", vf.mode))
 	}
+	return o
+}
+
+// judge fills o from the result of a check of p (or of a program whose
+// runs are runs of p): a violation becomes FALSE only with a run replayed
+// on p that draws no opaque value.
+func judge(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, res backend.Result, err error) {
 	o.result = res
 	o.Stats = outcomeStats{Events: res.Stats.Events, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
+	unknown := func(err error) {
+		o.err = err
+		o.Reason = err.Error()
+	}
 	if err != nil {
 		if ctx.Err() != nil && program.KindOf(err) == 0 {
 			err = program.Errorf(program.Timeout, "%v", ctx.Err())
 		}
-		return unknown(err)
+		unknown(err)
+		return
 	}
 	switch res.Verdict {
 	case backend.Safe:
@@ -243,19 +277,22 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		// Soundness rule 1: the counterexample is replayed on the original
 		// program before it is printed.
 		if res.Run == nil {
-			return unknown(program.Errorf(program.Internal, "backend %s reported a violation without a run", be.Name()))
+			unknown(program.Errorf(program.Internal, "backend %s reported a violation without a run", be.Name()))
+			return
 		}
 		out, err := interp.Replay(p, res.Run)
 		if err != nil {
-			return unknown(program.Errorf(program.Internal, "counterexample does not replay on %s: %v", file, err))
+			unknown(program.Errorf(program.Internal, "counterexample does not replay on %s: %v", o.File, err))
+			return
 		}
 		if out.Status != interp.Violated {
-			return unknown(program.Errorf(program.Internal, "counterexample replays on %s without violating a property", file))
+			unknown(program.Errorf(program.Internal, "counterexample replays on %s without violating a property", o.File))
+			return
 		}
 		if len(out.Opaque) > 0 {
-			o.Reason = "counterexample depends on results of external functions that are not modelled: " + strings.Join(out.Opaque, ", ")
+			o.Reason = program.OpaqueReason + ": " + strings.Join(out.Opaque, ", ")
 			o.Trace = traceOf(p, out.Run)
-			return o
+			return
 		}
 		o.Verdict = "FALSE"
 		o.Property = out.Prop
@@ -267,7 +304,6 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		}
 		o.Reason = reason
 	}
-	return o
 }
 
 func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A counterexample that draws an opaque value (here atoi's result) is not
+// a FALSE; verify then looks for one that draws none and reports it when
+// there is one (a bug on the argc == 1 path), in both modes.
+func TestVerifyAvoidsOpaqueCounterexamples(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	both := write("both.c", `#include <stdlib.h>
+extern void reach_error(void);
+int main(int argc, char **argv) {
+	int n = 2;
+	if (argc > 1)
+		n = atoi(argv[1]);
+	if (n == 2)
+		reach_error();
+	return 0;
+}
+`)
+	only := write("only.c", `#include <stdlib.h>
+extern void reach_error(void);
+int main(int argc, char **argv) {
+	if (argc > 1 && atoi(argv[1]) == 7)
+		reach_error();
+	return 0;
+}
+`)
+	for _, tc := range []struct {
+		file, mode string
+		code       int
+		out        string
+	}{
+		{both, "plain", exitUnsafe, "FALSE(unreach-call)"},
+		{both, "cegpv", exitUnsafe, "FALSE(unreach-call)"},
+		{only, "plain", exitUnknown, "(none avoids them within the bounds)"},
+		{only, "cegpv", exitUnknown, "(none avoids them within the bounds)"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"verify", "--mode", tc.mode, "--unwind", "3", "--timeout", "60s", tc.file}, &out, &errb)
+		name := filepath.Base(tc.file) + " " + tc.mode
+		if code != tc.code || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("%s: exit %d, want %d, with %q; stdout:\n%s\nstderr:\n%s", name, code, tc.code, tc.out, out.String(), errb.String())
+		}
+	}
+}
