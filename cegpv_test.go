@@ -231,16 +231,7 @@ func TestProgsCEGPVAgreesWithPlain(t *testing.T) {
 // reported with a trace that replays.
 func TestPaperFig2(t *testing.T) {
 	needZ3(t)
-	var fig *testenv.Prog
-	for _, pr := range progs(t) {
-		if pr.Name == "paper_fig2.c" {
-			fig = &pr
-		}
-	}
-	if fig == nil {
-		t.Fatal("testdata/progs/paper_fig2.c missing")
-	}
-	p := lower(t, fig.Path, fig.Src)
+	fig, p := paperFig2(t)
 	g := depgraph.Build(p)
 	var v0 []depgraph.Var // without the front end's temporaries
 	for _, v := range depgraph.Choose(g, depgraph.Paper{}, "") {
@@ -286,16 +277,7 @@ func TestPaperFig2(t *testing.T) {
 // re-parse.
 func TestDump(t *testing.T) {
 	needZ3(t)
-	var fig *testenv.Prog
-	for _, pr := range progs(t) {
-		if pr.Name == "paper_fig2.c" {
-			fig = &pr
-		}
-	}
-	if fig == nil {
-		t.Fatal("testdata/progs/paper_fig2.c missing")
-	}
-	p := lower(t, fig.Path, fig.Src)
+	fig, p := paperFig2(t)
 	for _, noInc := range []bool{false, true} {
 		dir := t.TempDir()
 		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
@@ -327,4 +309,16 @@ func TestDump(t *testing.T) {
 			}
 		}
 	}
+}
+
+// paperFig2 returns testdata/progs/paper_fig2.c, lowered.
+func paperFig2(t *testing.T) (testenv.Prog, *program.Program) {
+	t.Helper()
+	for _, pr := range progs(t) {
+		if pr.Name == "paper_fig2.c" {
+			return pr, lower(t, pr.Path, pr.Src)
+		}
+	}
+	t.Fatal("testdata/progs/paper_fig2.c missing")
+	return testenv.Prog{}, nil
 }

@@ -219,13 +219,7 @@ func (s *Solver) EnableCores() error {
 // UnsatCore returns the assumptions of the last CheckSatAssuming that the
 // solver found unsatisfiable together (after Unsat).
 func (s *Solver) UnsatCore() ([]string, error) {
-	if err := s.Send("(get-unsat-core)\n"); err != nil {
-		return nil, err
-	}
-	if err := s.flush(); err != nil {
-		return nil, err
-	}
-	sx, err := s.readSexp()
+	sx, err := s.ask("(get-unsat-core)\n")
 	if err != nil {
 		return nil, err
 	}
@@ -242,17 +236,22 @@ func (s *Solver) UnsatCore() ([]string, error) {
 	return out, nil
 }
 
+// ask sends a command and reads its answer.
+func (s *Solver) ask(cmd string) (*sexp, error) {
+	if err := s.Send(cmd); err != nil {
+		return nil, err
+	}
+	if err := s.flush(); err != nil {
+		return nil, err
+	}
+	return s.readSexp()
+}
+
 func (s *Solver) checkSat(cmd string) (Result, error) {
 	s.stats.Checks++
 	start := time.Now()
 	defer func() { s.stats.SolverTime += time.Since(start) }()
-	if err := s.Send(cmd); err != nil {
-		return Unknown, err
-	}
-	if err := s.flush(); err != nil {
-		return Unknown, err
-	}
-	sx, err := s.readSexp()
+	sx, err := s.ask(cmd)
 	if err != nil {
 		return Unknown, err
 	}
