@@ -253,6 +253,12 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 		case backend.Safe:
 			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case backend.Unknown:
+			if !full && ctx.Err() == nil {
+				// the abstraction is too coarse to decide (e.g. a possible invalid
+				// access through a sliced pointer): widen
+				v.log.Info("abstraction undecided, widening", "level", v.level, "reason", r.Reason)
+				return Result{}, false, nil
+			}
 			return r1(r), true, nil
 		}
 		runA := r.Run
@@ -444,6 +450,12 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		case backend.Safe:
 			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case backend.Unknown:
+			if !full && ctx.Err() == nil {
+				// the abstraction is too coarse to decide (e.g. a possible invalid
+				// access through a sliced pointer): widen
+				v.log.Info("abstraction undecided, widening", "level", v.level, "reason", r.Reason)
+				return Result{}, false, nil
+			}
 			return r1(r), true, nil
 		}
 		if full {
