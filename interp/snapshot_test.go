@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"errors"
 	"testing"
 
 	"cegpv.dev/cegpv/frontend"
@@ -76,4 +77,46 @@ func TestConfigs(t *testing.T) {
 	if !found {
 		t.Errorf("no configuration shows the thread's argument pointing to main::z@0.0")
 	}
+}
+
+// The Stepper executes a run step by step like Replay, and refuses a
+// blocked step without changing anything.
+func TestStepper(t *testing.T) {
+	p, err := frontend.Lower("snap.c", []byte(snapSrc), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := interp.Simulate(p, interp.SimOptions{Seed: 3, ContextSwitchProb: 0.5})
+	if err != nil || out.Status != interp.Completed {
+		t.Fatalf("simulate: %v %v", out.Status, err)
+	}
+	s, err := interp.NewStepper(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := program.NewIndex(p)
+	blocked := 0
+	for i, st := range out.Run.Steps {
+		if ix.Instr[st.Label].Op == program.OpJoin && s.Threads() > 1 && !s.Config().Threads[1].Ended {
+			t.Fatalf("step %d: join before the thread ended in a simulated run", i)
+		}
+		// try the join early: it must be refused while thread 1 runs
+		if st.Thread == 1 && s.Next(0) != "" && ix.Instr[s.Next(0)].Op == program.OpJoin {
+			err := s.Step(program.Step{Thread: 0, Label: s.Next(0)}, "")
+			if err == nil || !errors.Is(err, interp.ErrBlocked) {
+				t.Fatalf("step %d: early join: %v, want blocked", i, err)
+			}
+			blocked++
+		}
+		if s.Next(st.Thread) != st.Label {
+			t.Fatalf("step %d: thread %d at %s, run says %s", i, st.Thread, s.Next(st.Thread), st.Label)
+		}
+		if err := s.Step(st, ""); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if _, err := interp.Replay(p, s.Run()); err != nil {
+		t.Fatalf("the stepped run does not replay: %v", err)
+	}
+	t.Logf("%d early joins refused", blocked)
 }
