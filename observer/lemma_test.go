@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/internal/lemmatest"
+	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
 )

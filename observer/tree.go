@@ -30,9 +30,9 @@ type sinfo struct {
 type node struct {
 	id     int
 	parent int
-	via    int // thread of the step from the parent (-1 at the root)
-	run    int // a run of R through the node
-	at     int // index in that run of the node's last tree-visible step (-1 at the root)
+	via    int  // thread of the step from the parent (-1 at the root)
+	run    int  // a run of R through the node
+	at     int  // index in that run of the node's last tree-visible step (-1 at the root)
 	depth  int  // number of tree-visible steps from the root
 	failed bool // the node or an ancestor is reached by a failed assertion
 	kids   map[string]int
