@@ -96,6 +96,14 @@ func (e *emitter) assume(c program.Expr, msg string) {
 	e.add(&program.Instr{Op: program.OpAssume, Rhs: c, Msg: msg})
 }
 
+// cut blocks the thread for good: assume(0), followed by an exit so that
+// no path of the control flow graph falls through into the next block
+// (backends that track atomic sections along paths see it end here).
+func (e *emitter) cut(msg string) {
+	e.assume(program.False, msg)
+	e.add(&program.Instr{Op: program.OpExit, Msg: "cegpv: unreachable"})
+}
+
 func (e *emitter) assign(lhs, rhs program.Expr, msg string) {
 	e.add(&program.Instr{Op: program.OpAssign, Lhs: lhs, Rhs: rhs, Msg: msg})
 }
@@ -104,7 +112,7 @@ func (e *emitter) assign(lhs, rhs program.Expr, msg string) {
 // unconditionally; nothing when there is none).
 func (e *emitter) dispatch(sel program.Expr, keys []int64, targets []program.Label) {
 	if len(targets) == 0 {
-		e.assume(program.False, "cegpv: no such row")
+		e.cut("cegpv: no such row")
 		return
 	}
 	for i := range targets[:len(targets)-1] {
@@ -579,8 +587,15 @@ func (b *builder) observer(e *emitter, obs *observerData, choice program.Expr) e
 	// the threads, in the order of their ids
 	done := e.target("cegpv observer: all threads created")
 	lab := b.label()
+	nthr := b.intTable("__cegpv_nthreads", obs.nthr, choice)
 	for k := 1; k < obs.K; k++ {
-		e.jumpIf(&program.Binary{Op: program.Le, X: b.intTable("__cegpv_nthreads", obs.nthr, choice), Y: ci(int64(k)), T: program.IntT}, done.Label)
+		if c, ok := nthr.(*program.Const); ok {
+			if c.V <= int64(k) {
+				break // every node has fewer threads
+			}
+		} else {
+			e.jumpIf(&program.Binary{Op: program.Le, X: nthr, Y: ci(int64(k)), T: program.IntT}, done.Label)
+		}
 		e.assign(lab, b.intTable(fmt.Sprintf("__cegpv_row_%d", k), obs.rowOf[k], choice), fmt.Sprintf("cegpv observer: the row of thread %d", k))
 		var cands []string
 		seen := map[string]bool{}
@@ -740,7 +755,12 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 	for i := 0; i < sp.depth; i++ {
 		e.add(&program.Instr{Op: program.OpAtomicBegin, Msg: "cegpv: the thread is inside an atomic section at the node"})
 	}
-	e.add(&program.Instr{Op: program.OpAtomicBegin, Msg: "cegpv: the deviating step runs first"})
+	// inside the program's own atomic section no other thread can move
+	// before the deviating step; elsewhere the step gets a section of its own
+	own := sp.depth == 0
+	if own {
+		e.add(&program.Instr{Op: program.OpAtomicBegin, Msg: "cegpv: the deviating step runs first"})
+	}
 	e.assign(b.goVar(), ci(1), "cegpv: the other threads may resume after this step")
 	copyOf := func(in *program.Instr) *program.Instr {
 		c := *in
@@ -759,7 +779,9 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 			e.add(&program.Instr{Op: program.OpExit, Msg: "cegpv: end of the thread's body"})
 			return
 		}
-		e.add(&program.Instr{Op: program.OpAtomicEnd})
+		if own {
+			e.add(&program.Instr{Op: program.OpAtomicEnd})
+		}
 		e.jump(at(body[p].Label))
 	}
 	in := sp.e
@@ -804,7 +826,7 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 			if sp.pcs[sp.idx+1] {
 				leave(sp.idx + 1)
 			} else {
-				e.assume(program.False, "cegpv: falling through stays in the tree")
+				e.cut("cegpv: falling through stays in the tree")
 			}
 		}
 		for _, t := range in.Targets {
@@ -816,7 +838,7 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 		}
 		if dead != nil {
 			e.place(dead)
-			e.assume(program.False, "cegpv: this branch stays in the tree")
+			e.cut("cegpv: this branch stays in the tree")
 		}
 		return nil
 	case program.OpAssert:
@@ -826,7 +848,7 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 		}
 		e.add(c)
 		if !sp.pass {
-			e.assume(program.False, "cegpv: the assertion holds here in the tree")
+			e.cut("cegpv: the assertion holds here in the tree")
 			return nil
 		}
 		leave(sp.idx + 1)
@@ -840,7 +862,13 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 			e.add(x)
 		}
 	case program.OpReturn, program.OpExit:
-		e.add(copyOf(in))
+		// the thread ends (a return from its start function): as an exit,
+		// which ends the thread's path without meeting its other returns
+		// (backends that merge the returns of a function reject paths in
+		// different atomic sections); the return value goes nowhere
+		c := copyOf(in)
+		c.Op, c.Rhs = program.OpExit, nil
+		e.add(c)
 		return nil
 	default:
 		e.add(copyOf(in))
