@@ -12,13 +12,15 @@ const (
 	modeWait  = 0 // wait for the deviating step, then resume at the thread's label
 	modeEnded = 1 // the thread has ended at the node: end at once
 	modeDev   = 2 // the thread takes the deviating step
+	modeCall  = 3 // the thread is inside a call made here: make it again, resuming the callee
 )
 
 // row is what one thread's controller restores: a row of its function's
 // tables.
 type row struct {
 	mode int
-	pc   int   // modeWait: where to resume (index in the function's body)
+	pc   int   // where the activation stands (modeWait: where to resume; modeCall: after the call)
+	next int64 // modeCall: the callee's row
 	sp   *spec // modeDev
 	vals map[string][]tok
 	key  string
@@ -26,7 +28,10 @@ type row struct {
 
 // fnInfo collects the rows and specs of a function with a controller.
 type fnInfo struct {
-	f     *program.Func // in A
+	f      *program.Func // in A
+	callee bool          // resumed through a row parameter (an activation above a thread's start function)
+	ret    *program.Ref  // local holding a deviating return value
+	closed bool          // a deviating call passes row -1: close the deviation's section
 	rows  []*row        // rows[0] is unused (0 = fresh thread)
 	byKey map[string]int
 	specs []*spec
@@ -89,6 +94,17 @@ func (e *emitter) jump(to program.Label) {
 }
 
 func (e *emitter) jumpIf(c program.Expr, to program.Label) {
+	if b, ok := c.(*program.Binary); ok && (b.Op == program.Eq || b.Op == program.Ne) {
+		x, okx := b.X.(*program.Const)
+		y, oky := b.Y.(*program.Const)
+		if okx && oky {
+			// a table with one value: decided here
+			if (x.V == y.V) == (b.Op == program.Eq) {
+				e.jump(to)
+			}
+			return
+		}
+	}
 	e.add(&program.Instr{Op: program.OpGoto, Rhs: c, Targets: []program.Label{to}})
 }
 
@@ -138,24 +154,33 @@ func (b *builder) emit() error {
 	}
 	b.m = &Map{added: map[program.Label]bool{}, copyOf: map[program.Label]program.Label{},
 		cont: map[program.Label]program.Label{}, first: map[program.Label]bool{},
-		entry: map[program.Label]program.Label{}, tramp: map[program.Label]map[program.Label]program.Label{}}
+		entry: map[program.Label]program.Label{}, tramp: map[program.Label]map[program.Label]program.Label{},
+		rowWrites: map[string]bool{}}
 
 	// the functions with a controller and the rows of every exit
 	fns := map[string]*fnInfo{}
 	var order []string
-	info := func(name string) *fnInfo {
+	info := func(name string, callee bool) (*fnInfo, error) {
 		if fi, ok := fns[name]; ok {
-			return fi
+			if fi.callee != callee {
+				return nil, program.Errorf(program.Unsupported, "observer: %s is both a thread's start function and a called function at nodes of the tree", name)
+			}
+			return fi, nil
 		}
-		fi := &fnInfo{f: b.a.Func(name), rows: []*row{nil}, byKey: map[string]int{}, spec: map[string]*spec{}}
-		if fi.f.Atomic {
-			return nil
+		fi := &fnInfo{f: b.a.Func(name), callee: callee, rows: []*row{nil}, byKey: map[string]int{}, spec: map[string]*spec{}}
+		if fi.f.Atomic && !callee {
+			return nil, program.Errorf(program.Unsupported, "observer: a thread runs the atomic function %s", name)
+		}
+		if callee && (name == "main" || b.addrTaken(name)) {
+			return nil, program.Errorf(program.Unsupported, "observer: %s is called at a node of the tree and is main or used as a function pointer (it cannot get the resume parameter)", name)
 		}
 		fns[name] = fi
 		order = append(order, name)
-		return fi
+		return fi, nil
 	}
-	info("main")
+	if _, err := info("main", false); err != nil {
+		return err
+	}
 	K := 1
 	for _, x := range b.exits {
 		if n := len(x.n.st.pc); n > K {
@@ -171,63 +196,123 @@ func (b *builder) emit() error {
 		fnOf[k] = make([]string, len(b.exits))
 		ended[k] = make([]int64, len(b.exits))
 	}
+	// vals returns the tokens of the parameters and locals of f in an
+	// activation of thread k at depth d standing at pc (dead ones as 0)
+	vals := func(f *program.Func, vars map[string][]program.Value, k, d, pc int, suspended bool) (map[string][]tok, error) {
+		out := map[string][]tok{}
+		for _, v := range append(append([]*program.Var(nil), f.Params...), f.Locals...) {
+			dead := pc >= 0 && !b.liveFrame(f.Name, pc, v.Name, suspended)
+			var ts []tok
+			for c, val := range vars[v.Name] {
+				ct := v.Type.CellType(int64(c))
+				if dead || ct.Kind == program.Cond {
+					ts = append(ts, zeroTok(ct))
+					continue
+				}
+				t, err := tokOf(val, ct, k, d)
+				if err != nil {
+					return nil, err
+				}
+				ts = append(ts, t)
+			}
+			out[v.Name] = ts
+		}
+		return out, nil
+	}
 	for xi, x := range b.exits {
 		st := x.n.st
 		nthr[xi] = int64(len(st.pc))
 		for k := range st.pc {
-			fi := info(st.fn[k])
-			if fi == nil {
-				return program.Errorf(program.Unsupported, "observer: thread %d runs the atomic function %s", k, st.fn[k])
-			}
-			r := &row{}
-			switch {
-			case st.pc[k] < 0:
-				r.mode = modeEnded
-				ended[k][xi] = 1
-			case k == x.t:
-				r.mode = modeDev
-				r.sp = fi.addSpec(x.sp)
-			default:
-				r.mode = modeWait
-				r.pc = st.pc[k]
-				if a := st.cfg.Threads[k].Atomic; a != 0 {
-					return program.Errorf(program.Internal, "observer: waiting thread %d is inside an atomic section", k)
+			fnOf[k][xi] = st.fn[k]
+			if st.pc[k] < 0 {
+				fi, err := info(st.fn[k], false)
+				if err != nil {
+					return err
 				}
-			}
-			var vars map[string][]program.Value
-			if r.mode != modeEnded {
-				vars = st.cfg.Threads[k].Frames[0].Vars
-			} else if k == 0 {
-				vars = st.cfg.MainVars
-			}
-			if vars != nil {
-				r.vals = map[string][]tok{}
-				for _, v := range append(append([]*program.Var(nil), fi.f.Params...), fi.f.Locals...) {
-					cells := vars[v.Name]
-					dead := r.mode != modeEnded && !b.live(fi.f.Name, st.pc[k], v.Name)
-					var ts []tok
-					for c, val := range cells {
-						ct := v.Type.CellType(int64(c))
-						if dead {
-							ts = append(ts, zeroTok(ct))
-							continue
-						}
-						if ct.Kind == program.Cond {
-							ts = append(ts, tok{kind: 'i'})
-							continue
-						}
-						t, err := tokOf(val, ct, k)
-						if err != nil {
-							return err
-						}
-						ts = append(ts, t)
+				r := &row{mode: modeEnded}
+				if k == 0 && st.cfg.MainVars != nil {
+					if r.vals, err = vals(fi.f, st.cfg.MainVars, 0, 0, -1, false); err != nil {
+						return err
 					}
-					r.vals[v.Name] = ts
+				}
+				r.key = rowKey(r, fi.f)
+				rowOf[k][xi] = int64(fi.addRow(r))
+				ended[k][xi] = 1
+				continue
+			}
+			// the call stack, innermost first: each frame's row names the
+			// row of the frame it calls
+			fs := st.frames[k]
+			var next int64
+			for d := len(fs) - 1; d >= 0; d-- {
+				fr := fs[d]
+				fi, err := info(fr.fn, d > 0)
+				if err != nil {
+					return err
+				}
+				r := &row{pc: fr.pc}
+				switch {
+				case d < len(fs)-1:
+					r.mode, r.next = modeCall, next
+					if in := fi.f.Body[fr.pc-1]; in.Op != program.OpCall {
+						return program.Errorf(program.Internal, "observer: frame %d of thread %d does not stand after a call", d, k)
+					}
+				case k == x.t:
+					r.mode = modeDev
+					r.sp = fi.addSpec(x.sp)
+				default:
+					r.mode = modeWait
+					if a := st.cfg.Threads[k].Atomic; a != 0 {
+						return program.Errorf(program.Internal, "observer: waiting thread %d is inside an atomic section", k)
+					}
+				}
+				if r.vals, err = vals(fi.f, fr.vars, k, d, fr.pc, d < len(fs)-1); err != nil {
+					return err
+				}
+				r.key = rowKey(r, fi.f)
+				next = int64(fi.addRow(r))
+			}
+			rowOf[k][xi] = next
+		}
+	}
+	for _, x := range b.exits {
+		if name := x.sp.closeIn; name != "" {
+			fi, err := info(name, true)
+			if err != nil {
+				return err
+			}
+			fi.closed = true
+		}
+	}
+	b.fns = fns
+	// the called functions get a row parameter, 0 at every call of A
+	b.rowParam = map[string]*program.Ref{}
+	for _, name := range order {
+		if !fns[name].callee {
+			continue
+		}
+		f := b.ap.Func(name)
+		for _, g := range b.ap.Funcs {
+			for _, in := range g.Body {
+				if fr, ok := in.Func.(*program.FuncRef); ok && fr.Name == name && in.Op == program.OpSpawn {
+					return program.Errorf(program.Unsupported, "observer: %s is called at a node of the tree and also started as a thread", name)
 				}
 			}
-			r.key = rowKey(r, fi.f)
-			rowOf[k][xi] = int64(fi.addRow(r))
-			fnOf[k][xi] = fi.f.Name
+		}
+		pname := b.freshName("__cegpv_row")
+		f.Params = append(f.Params, &program.Var{Name: pname, Type: program.IntT, Pos: f.Pos})
+		b.rowParam[name] = &program.Ref{Name: pname, Local: true, T: program.IntT}
+		b.m.rowWrites[name+"::"+pname] = true
+	}
+	b.apInstr = map[program.Label]*program.Instr{}
+	for _, g := range b.ap.Funcs {
+		for _, in := range g.Body {
+			b.apInstr[in.Label] = in
+			fr, ok := in.Func.(*program.FuncRef)
+			if ok && in.Op == program.OpCall && b.rowParam[fr.Name] != nil {
+				in.Args = append(in.Args, ci(0))
+				in.Func = &program.FuncRef{Name: fr.Name, T: b.ap.Func(fr.Name).Type()}
+			}
 		}
 	}
 	b.m.exits = make([]exitMap, len(b.exits))
@@ -266,7 +351,7 @@ type observerData struct {
 }
 
 func rowKey(r *row, f *program.Func) string {
-	s := fmt.Sprintf("m%d|pc%d|", r.mode, r.pc)
+	s := fmt.Sprintf("m%d|pc%d|n%d|", r.mode, r.pc, r.next)
 	if r.sp != nil {
 		s += fmt.Sprintf("sp%d|", r.sp.id)
 	}
@@ -284,8 +369,8 @@ func rowKey(r *row, f *program.Func) string {
 
 // emitFunc rewrites one function with a controller: hoisted declarations,
 // (main: the observer), the controller, the copies of deviating steps, the
-// original body with its declarations turned into nondeterministic
-// assignments.
+// calls that rebuild call stacks, the original body with its declarations
+// turned into nondeterministic assignments.
 func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 	f := b.ap.Func(fi.f.Name)
 	orig := f.Body
@@ -294,10 +379,20 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 	cx := ctx{b: b, fn: fi.f}
 
 	// 1. declarations of every local, hoisted, and the controller's own
-	rid := b.local(f, "__cegpv_rid", program.IntT)
+	var rid *program.Ref
+	if fi.callee {
+		rid = b.rowParam[fi.f.Name]
+	} else {
+		rid = b.local(f, "__cegpv_rid", program.IntT)
+	}
 	var choice *program.Ref
 	if isMain {
 		choice = b.local(f, "__cegpv_exit", program.IntT)
+	}
+	for _, sp := range fi.specs {
+		if sp.ret && fi.ret == nil {
+			fi.ret = b.local(f, "__cegpv_ret", f.Result)
+		}
 	}
 	for _, v := range f.Locals {
 		e.add(&program.Instr{Op: program.OpDecl, Var: v.Name, Msg: "cegpv: hoisted declaration"})
@@ -330,32 +425,41 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 			}
 		}
 	}
-	at := func(l program.Label) program.Label {
+	var endSkip *program.Instr // after the body: falling off its end returns
+	end := func() program.Label {
+		if endSkip == nil {
+			endSkip = e.newInstr(&program.Instr{Op: program.OpSkip, Msg: "cegpv: end of the body"})
+		}
+		return endSkip.Label
+	}
+	// at returns where to jump to continue at position p of the body
+	at := func(p int) program.Label {
+		if p >= len(fi.f.Body) {
+			return end()
+		}
+		l := fi.f.Body[p].Label
 		if n, ok := entry[l]; ok {
 			return n
 		}
 		return l
 	}
-	var endSkip *program.Instr // target after the body, for a fresh call of an empty function
-	fresh := program.Label("")
-	if len(orig) > 0 {
-		fresh = at(orig[0].Label)
-	} else {
-		endSkip = e.target("cegpv: end of the body")
-		fresh = endSkip.Label
-	}
+	fresh := at(0)
 
 	exitL := e.target("cegpv: the thread has ended at the node")
 	devL := e.target("cegpv: deviating thread")
-	tabIdx := rid
+	callL := e.target("cegpv: the thread is inside a call made here")
 	nr := len(fi.rows)
-	modes := make([]int64, nr)
-	for i, r := range fi.rows[1:] {
-		modes[i+1] = int64(r.mode)
+	column := func(name string, get func(r *row) int64) program.Expr {
+		vs := make([]int64, nr)
+		for i, r := range fi.rows[1:] {
+			vs[i+1] = get(r)
+		}
+		return b.intTable(fmt.Sprintf("__cegpv_%s_%s", f.Name, name), vs, rid)
 	}
-	mode := b.intTable(fmt.Sprintf("__cegpv_%s_mode", f.Name), modes, tabIdx)
+	mode := column("mode", func(r *row) int64 { return int64(r.mode) })
 
-	if isMain {
+	switch {
+	case isMain:
 		// 2. the observer
 		ne := int64(len(b.exits))
 		ch := e.add(&program.Instr{Op: program.OpAssign, Lhs: choice, Rhs: &program.Nondet{T: program.IntT}, Msg: "cegpv observer: choose an exit of the tree"})
@@ -364,7 +468,16 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 		e.assume(and(&program.Binary{Op: program.Ge, X: choice, Y: ci(0), T: program.IntT},
 			&program.Binary{Op: program.Lt, X: choice, Y: ci(ne), T: program.IntT}), "cegpv observer: one of the exits")
 		e.assign(rid, b.intTable("__cegpv_row_0", obs.rowOf[0], choice), "cegpv observer: main's row")
-	} else {
+	case fi.callee:
+		e.jumpIf(eq(rid, ci(0)), fresh)
+		if fi.closed {
+			closeL := e.target("")
+			e.jumpIf(ne(rid, ci(-1)), closeL.Label)
+			e.add(&program.Instr{Op: program.OpAtomicEnd, Msg: "cegpv: the call is the deviating step; the others may run now"})
+			e.jump(fresh)
+			e.place(closeL)
+		}
+	default:
 		e.assign(rid, b.label(), "cegpv controller: the row the observer hands over (0: a fresh thread or call)")
 		e.jumpIf(eq(rid, ci(0)), fresh)
 		e.assign(b.label(), ci(0), "cegpv controller: acknowledge")
@@ -374,15 +487,28 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 	if err := b.restoreLocals(e, cx, fi, rid); err != nil {
 		return err
 	}
-	if isMain {
+	switch {
+	case isMain:
 		if err := b.observer(e, obs, choice); err != nil {
 			return err
 		}
 		e.jumpIf(eq(mode, ci(modeEnded)), exitL.Label)
-	} else {
+	case !fi.callee:
 		e.assume(ne(b.flag(), ci(0)), "cegpv controller: wait for the observer")
 	}
 	// 4. waiting threads resume once the deviating step is done
+	var callPCs []int
+	seenCall := map[int]bool{}
+	for _, r := range fi.rows[1:] {
+		if r.mode == modeCall && !seenCall[r.pc] {
+			seenCall[r.pc] = true
+			callPCs = append(callPCs, r.pc)
+		}
+	}
+	sort.Ints(callPCs)
+	if len(callPCs) > 0 {
+		e.jumpIf(eq(mode, ci(modeCall)), callL.Label)
+	}
 	e.jumpIf(eq(mode, ci(modeDev)), devL.Label)
 	e.assume(ne(b.goVar(), ci(0)), "cegpv controller: wait for the deviating step")
 	var pcs []int
@@ -394,27 +520,20 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 		}
 	}
 	sort.Ints(pcs)
-	pcIdx := make([]int64, nr)
-	for i, r := range fi.rows[1:] {
-		if r.mode == modeWait {
-			pcIdx[i+1] = int64(r.pc)
-		}
-	}
 	var keys []int64
 	var targets []program.Label
 	for _, p := range pcs {
 		keys = append(keys, int64(p))
-		targets = append(targets, at(fi.f.Body[p].Label))
+		targets = append(targets, at(p))
 	}
-	e.dispatch(b.intTable(fmt.Sprintf("__cegpv_%s_pc", f.Name), pcIdx, tabIdx), keys, targets)
+	e.dispatch(column("pc", func(r *row) int64 {
+		if r.mode == modeWait {
+			return int64(r.pc)
+		}
+		return 0
+	}), keys, targets)
 	// 5. the deviating thread
 	e.place(devL)
-	devIdx := make([]int64, nr)
-	for i, r := range fi.rows[1:] {
-		if r.mode == modeDev {
-			devIdx[i+1] = int64(r.sp.id)
-		}
-	}
 	var blocks []*program.Instr
 	keys, targets = nil, nil
 	for _, sp := range fi.specs {
@@ -423,20 +542,87 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 		keys = append(keys, int64(sp.id))
 		targets = append(targets, t.Label)
 	}
-	e.dispatch(b.intTable(fmt.Sprintf("__cegpv_%s_dev", f.Name), devIdx, tabIdx), keys, targets)
-	e.place(exitL)
-	e.add(&program.Instr{Op: program.OpExit})
+	e.dispatch(column("dev", func(r *row) int64 {
+		if r.mode == modeDev {
+			return int64(r.sp.id)
+		}
+		return 0
+	}), keys, targets)
+	if !fi.callee {
+		e.place(exitL)
+		e.add(&program.Instr{Op: program.OpExit})
+	}
 	for i, sp := range fi.specs {
 		e.place(blocks[i])
 		if err := b.deviation(e, cx, sp, at); err != nil {
 			return err
 		}
 	}
-	// 6. the original body
+	// 6. the calls that rebuild the call stack: the call made at position
+	// c-1 again, with the callee's row
+	if len(callPCs) > 0 {
+		e.place(callL)
+		var cblocks []*program.Instr
+		keys, targets = nil, nil
+		for _, c := range callPCs {
+			t := e.target(fmt.Sprintf("cegpv: resume the call at %s", fi.f.Body[c-1].Label))
+			cblocks = append(cblocks, t)
+			keys = append(keys, int64(c))
+			targets = append(targets, t.Label)
+		}
+		e.dispatch(column("call", func(r *row) int64 {
+			if r.mode == modeCall {
+				return int64(r.pc)
+			}
+			return 0
+		}), keys, targets)
+		next := column("next", func(r *row) int64 { return r.next })
+		for i, c := range callPCs {
+			e.place(cblocks[i])
+			if err := b.resumeCall(e, b.apInstr[fi.f.Body[c-1].Label], next); err != nil {
+				return err
+			}
+			post := e.target("")
+			e.jumpIf(eq(b.openVar(), ci(0)), post.Label)
+			e.assign(b.openVar(), ci(0), "cegpv: the callee returned as the deviating step")
+			e.add(&program.Instr{Op: program.OpAtomicEnd})
+			e.place(post)
+			e.jump(at(c))
+		}
+	}
+	// 7. the original body
 	f.Body = append(e.body, rest...)
 	if endSkip != nil {
 		f.Body = append(f.Body, endSkip)
 	}
+	return nil
+}
+
+// resumeCall emits the call `in` (a call of A' at the position a frame of
+// the node stands after) again, to rebuild the callee's activation: the
+// arguments are zeros (the callee restores its parameters) and the row
+// parameter is next.
+func (b *builder) resumeCall(e *emitter, in *program.Instr, next program.Expr) error {
+	fr, ok := in.Func.(*program.FuncRef)
+	if !ok || b.rowParam[fr.Name] == nil {
+		return program.Errorf(program.Internal, "observer: the call at %s is not of a resumable function", in.Label)
+	}
+	if in.Lhs != nil && program.HasNondet(in.Lhs) {
+		return &program.Error{Kind: program.Unsupported, Pos: in.Pos, Err: fmt.Errorf("observer: the call at %s stores its result through a nondeterministic location", in.Label)}
+	}
+	callee := b.ap.Func(fr.Name)
+	c := &program.Instr{Op: program.OpCall, Lhs: in.Lhs, Func: in.Func, Pos: in.Pos, Msg: "cegpv: resume the call " + string(in.Label)}
+	for i, p := range callee.Params {
+		if i == len(callee.Params)-1 {
+			c.Args = append(c.Args, next)
+			break
+		}
+		if !p.Type.IsScalar() {
+			return &program.Error{Kind: program.Unsupported, Pos: in.Pos, Err: fmt.Errorf("observer: resuming the call at %s, whose parameter %s is a %s", in.Label, p.Name, p.Type)}
+		}
+		c.Args = append(c.Args, &program.Const{T: p.Type, V: 0})
+	}
+	e.add(c)
 	return nil
 }
 
@@ -462,7 +648,8 @@ func (b *builder) sharedVar(key, base string) *program.Ref {
 // label is the shared variable through which the observer hands each
 // thread it creates its row; flag is set when the observer is done; go
 // when the deviating step is done.
-func (b *builder) label() *program.Ref { return b.sharedVar("label", "__cegpv_label") }
+func (b *builder) label() *program.Ref   { return b.sharedVar("label", "__cegpv_label") }
+func (b *builder) openVar() *program.Ref { return b.sharedVar("open", "__cegpv_open") }
 func (b *builder) flag() *program.Ref  { return b.sharedVar("flag", "__cegpv_flag") }
 func (b *builder) goVar() *program.Ref { return b.sharedVar("go", "__cegpv_go") }
 
@@ -552,7 +739,7 @@ func (b *builder) observer(e *emitter, obs *observerData, choice program.Expr) e
 			vals := make([]tok, ne)
 			changed := false
 			for xi, x := range b.exits {
-				t, err := tokOf(x.n.st.cfg.Globals[g.Name][c], ct, 0)
+				t, err := tokOf(x.n.st.cfg.Globals[g.Name][c], ct, 0, 0)
 				if err != nil {
 					return err
 				}
@@ -672,7 +859,7 @@ func (b *builder) initial() map[string][]tok {
 	for _, g := range b.a.Globals {
 		var ts []tok
 		for i, v := range c.Globals[g.Name] {
-			t, err := tokOf(v, g.Type.CellType(int64(i)), 0)
+			t, err := tokOf(v, g.Type.CellType(int64(i)), 0, 0)
 			if err != nil {
 				t = tok{kind: 'x'}
 			}
@@ -750,21 +937,21 @@ func (b *builder) declSeq(f *program.Func, in *program.Instr, l program.Label, c
 // sections, then in a section of its own set go and take a copy of the
 // deviating step, cut the outcomes that are children of the node, and
 // continue after the step.
-func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label) program.Label) error {
+func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(int) program.Label) error {
 	body := sp.fn.Body
 	for i := 0; i < sp.depth; i++ {
 		e.add(&program.Instr{Op: program.OpAtomicBegin, Msg: "cegpv: the thread is inside an atomic section at the node"})
 	}
-	// inside the program's own atomic section no other thread can move
-	// before the deviating step; elsewhere the step gets a section of its own
-	own := sp.depth == 0
+	// inside an atomic section no other thread can move before the
+	// deviating step; elsewhere the step gets a section of its own
+	own := sp.own
 	if own {
 		e.add(&program.Instr{Op: program.OpAtomicBegin, Msg: "cegpv: the deviating step runs first"})
 	}
 	e.assign(b.goVar(), ci(1), "cegpv: the other threads may resume after this step")
 	copyOf := func(in *program.Instr) *program.Instr {
-		c := *in
-		c.Args = append([]program.Expr(nil), in.Args...)
+		c := *b.apInstr[in.Label]
+		c.Args = append([]program.Expr(nil), c.Args...)
 		c.Targets = nil
 		c.Label = ""
 		c.Msg = "cegpv: copy of " + string(in.Label)
@@ -773,22 +960,42 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 		b.m.copyOf[c.Label] = in.Label
 		return &c
 	}
-	// leave continues at position p of the body (the end: the thread ends)
+	// returning: the step returns from a called function; its own section
+	// stays open until the return, and the call that rebuilt the frame
+	// closes it (__cegpv_open)
+	returning := func() {
+		if own {
+			e.assign(b.openVar(), ci(1), "cegpv: the section ends after the return")
+		}
+	}
+	// leave continues at position p of the body (the end: the thread ends,
+	// or the function returns)
 	leave := func(p int) {
-		if p >= len(body) {
+		if p >= len(body) && sp.frame == 0 {
 			e.add(&program.Instr{Op: program.OpExit, Msg: "cegpv: end of the thread's body"})
+			return
+		}
+		if p >= len(body) {
+			returning()
+			e.jump(at(p))
 			return
 		}
 		if own {
 			e.add(&program.Instr{Op: program.OpAtomicEnd})
 		}
-		e.jump(at(body[p].Label))
+		e.jump(at(p))
 	}
 	in := sp.e
 	if sp.ending {
-		c := copyOf(in)
-		e.add(c)
-		e.add(&program.Instr{Op: program.OpExit, Msg: "cegpv: end of the thread's body"})
+		if sp.frame > 0 {
+			returning()
+		}
+		e.add(copyOf(in))
+		if sp.frame == 0 {
+			e.add(&program.Instr{Op: program.OpExit, Msg: "cegpv: end of the thread's body"})
+		} else {
+			e.jump(at(len(body)))
+		}
 		return nil
 	}
 	switch in.Op {
@@ -861,13 +1068,48 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(program.Label)
 		for _, x := range seq {
 			e.add(x)
 		}
-	case program.OpReturn, program.OpExit:
-		// the thread ends (a return from its start function): as an exit,
-		// which ends the thread's path without meeting its other returns
-		// (backends that merge the returns of a function reject paths in
-		// different atomic sections); the return value goes nowhere
+	case program.OpExit:
+		e.add(copyOf(in))
+		return nil
+	case program.OpCall:
 		c := copyOf(in)
-		c.Op, c.Rhs = program.OpExit, nil
+		e.add(c)
+		if sp.closeIn != "" {
+			// the callee closed the section: continue after the call
+			c.Args[len(c.Args)-1] = ci(-1)
+			e.jump(at(sp.idx + 1))
+			return nil
+		}
+	case program.OpReturn:
+		if sp.ret {
+			// the value first, into a local (this step stands for the
+			// return in Map), then the check, then the return itself
+			returning()
+			c := copyOf(in)
+			c.Op, c.Lhs = program.OpAssign, b.fns[sp.fn.Name].ret
+			e.add(c)
+			var cut program.Expr
+			for _, row := range sp.forbid {
+				x, err := cx.expr(row[0], c.Lhs.Type())
+				if err != nil {
+					return err
+				}
+				cut = and(cut, ne(c.Lhs, x))
+			}
+			e.assume(cut, "cegpv: the value differs from every child of the node")
+			e.add(&program.Instr{Op: program.OpReturn, Rhs: c.Lhs})
+			return nil
+		}
+		c := copyOf(in)
+		if sp.frame == 0 {
+			// the thread ends (a return from its start function): as an
+			// exit, which ends the thread's path without meeting its other
+			// returns (backends that merge the returns of a function reject
+			// paths in different atomic sections); the value goes nowhere
+			c.Op, c.Rhs = program.OpExit, nil
+		} else {
+			returning()
+		}
 		e.add(c)
 		return nil
 	default:

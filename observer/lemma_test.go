@@ -42,6 +42,34 @@ const (
 // threads, pointers to main's locals, arrays, nondet stores, locks,
 // atomic sections, assertions in threads.
 var extra = map[string]string{
+	"calls.c": `
+#include <pthread.h>
+#include <assert.h>
+int x = 0;
+int seen = 0;
+void inc(int d) {
+  int t = x;
+  x = t + d;
+}
+int get(void) {
+  return x;
+}
+void *w(void *arg) {
+  inc(1);
+  seen = get();
+  inc(2);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(x == 6);
+  return 0;
+}
+`,
 	"locals.c": `
 #include <pthread.h>
 #include <assert.h>
@@ -118,7 +146,7 @@ func lemmaCases(t *testing.T) []lemmaCase {
 		}
 		progs = append(progs, lemmatest.Lower(t, filepath.Base(file), src))
 	}
-	for _, name := range []string{"locals.c", "atomic.c"} {
+	for _, name := range []string{"locals.c", "atomic.c", "calls.c"} {
 		progs = append(progs, lemmatest.Lower(t, name, []byte(extra[name])))
 	}
 	var out []lemmaCase

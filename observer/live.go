@@ -170,3 +170,20 @@ func addrTaken(f *program.Func) map[string]bool {
 	}
 	return out
 }
+
+// liveFrame is live for an activation of fn standing at pc; suspended
+// activations (below the innermost one) wait for a call at pc-1 to return,
+// which first stores into the call's lhs: a local stored there whole is
+// dead until then.
+func (b *builder) liveFrame(fn string, pc int, name string, suspended bool) bool {
+	if suspended {
+		if f := b.a.Func(fn); f != nil && pc >= 1 && pc <= len(f.Body) {
+			if in := f.Body[pc-1]; in.Op == program.OpCall {
+				if r, ok := in.Lhs.(*program.Ref); ok && r.Local && r.Name == name && !addrTaken(f)[name] {
+					return false
+				}
+			}
+		}
+	}
+	return b.live(fn, pc, name)
+}

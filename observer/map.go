@@ -14,6 +14,7 @@ type Map struct {
 	cont      map[program.Label]program.Label // later cells of a declaration → the declaration's label in A
 	first     map[program.Label]bool          // steps that start a declaration (Map merges the cells into them)
 	added     map[program.Label]bool          // the observer's and controllers' instructions
+	rowWrites map[string]bool                 // the row parameters of called functions ("f::name"), not in A
 	// for tests that build runs of A' (lift_test.go)
 	entry map[program.Label]program.Label                   // a declaration's label → the AtomicBegin before it
 	tramp map[program.Label]map[program.Label]program.Label // copy of a goto → original target → its trampoline
@@ -115,6 +116,15 @@ func (m *Map) Run(r *program.Run) *program.Run {
 		c := cloneStep(s)
 		if o, ok := m.copyOf[l]; ok {
 			c.Label = o
+		}
+		if len(m.rowWrites) > 0 {
+			var ws []program.Write
+			for _, w := range c.Assigned {
+				if !m.rowWrites[w.Loc] {
+					ws = append(ws, w)
+				}
+			}
+			c.Assigned = ws
 		}
 		if m.first[l] {
 			decl[s.Thread] = len(out.Steps)

@@ -95,6 +95,48 @@ type builder struct {
 	vars    map[string]*program.Ref
 	lv      map[string][]map[string]bool
 	tables  map[string]*program.Ref
+	fns      map[string]*fnInfo
+	rowParam map[string]*program.Ref          // called functions with a controller: their row parameter (in A')
+	apInstr  map[program.Label]*program.Instr // the instructions of A' before the controllers are added
+}
+
+// addrTaken reports whether the function name is used other than as the
+// callee of a call or spawn (as a function pointer).
+func (b *builder) addrTaken(name string) bool {
+	found := false
+	for _, f := range b.a.Funcs {
+		for _, in := range f.Body {
+			var es []program.Expr
+			for _, e := range []program.Expr{in.Lhs, in.Rhs} {
+				if e != nil {
+					es = append(es, e)
+				}
+			}
+			es = append(es, in.Args...)
+			if in.Func != nil {
+				if _, ok := in.Func.(*program.FuncRef); !ok {
+					es = append(es, in.Func)
+				}
+			}
+			for _, e := range es {
+				program.Walk(e, func(x program.Expr) bool {
+					if r, ok := x.(*program.FuncRef); ok && r.Name == name {
+						found = true
+					}
+					return !found
+				})
+			}
+		}
+	}
+	for _, g := range b.a.Globals {
+		program.Walk(g.Init, func(x program.Expr) bool {
+			if r, ok := x.(*program.FuncRef); ok && r.Name == name {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // exit is a way out of G_R: at node n, thread t takes the step e whose
@@ -112,8 +154,10 @@ type spec struct {
 	fn     *program.Func
 	e      *program.Instr
 	idx    int  // position of e in fn.Body
-	depth  int  // atomic depth of the thread at the node
-	ending bool // e is the skip after which the thread ends
+	depth  int  // atomic sections of the thread at the node, other than calls of atomic functions
+	frame  int  // depth of e's activation in the thread's call stack (0: the start function)
+	own    bool // the thread is in no atomic section: the deviation opens one of its own
+	ending bool // e is the skip after which the thread ends (or returns from its function)
 	// Goto: the allowed next positions (nil for other ops)
 	pcs map[int]bool
 	// Assert: the allowed outcomes
@@ -122,6 +166,13 @@ type spec struct {
 	// values after the child's step (a copy with those values is cut)
 	watch  []program.Expr
 	forbid [][]tok
+	// Return of a value from a called function: forbid holds the values
+	// the children store into the caller's lhs; the copy computes the
+	// value into a local first
+	ret bool
+	// closeIn: e calls this function (not atomic) from the deviation's own
+	// section, which the callee's controller closes (row -1)
+	closeIn string
 	key    string
 	id     int // position in the function's spec list, from 1
 }
@@ -160,7 +211,7 @@ func (b *builder) classify(n *node, k int) (*exit, error) {
 			return nil, nil // only u may move
 		}
 	}
-	f := b.a.Func(st.fn[k])
+	f := b.a.Func(st.top(k))
 	j := pc
 	for j < len(f.Body) && !b.visible[f.Body[j].Label] {
 		j++
@@ -186,7 +237,17 @@ func (b *builder) classify(n *node, k int) (*exit, error) {
 		}
 		kids = append(kids, kid)
 	}
-	sp := &spec{fn: f, e: e, idx: j, depth: st.cfg.Threads[k].Atomic, ending: ending}
+	frame := len(st.frames[k]) - 1
+	depth := st.cfg.Threads[k].Atomic
+	for _, fr := range st.frames[k] {
+		if b.a.Func(fr.fn).Atomic {
+			depth-- // the call of an atomic function is a section of its own
+		}
+	}
+	if depth < 0 {
+		return nil, program.Errorf(program.Internal, "observer: thread %d has fewer atomic sections than atomic frames", k)
+	}
+	sp := &spec{fn: f, e: e, idx: j, depth: depth, frame: frame, own: st.cfg.Threads[k].Atomic == 0, ending: ending}
 	x.sp = sp
 	if len(kids) == 0 {
 		return x, b.plain(sp)
@@ -240,9 +301,40 @@ func (b *builder) classify(n *node, k int) (*exit, error) {
 		if err := b.watch(sp, n, k, kids); err != nil {
 			return nil, err
 		}
+	case program.OpReturn:
+		if frame == 0 {
+			return nil, nil // the thread ends; the value goes nowhere
+		}
+		caller := st.frames[k][frame-1]
+		cf := b.a.Func(caller.fn)
+		call := cf.Body[caller.pc-1]
+		if call.Lhs == nil {
+			return nil, nil // the value is dropped
+		}
+		r, ok := call.Lhs.(*program.Ref)
+		if !ok || !r.Local || !program.Identical(r.T, f.Result) || !r.T.IsScalar() {
+			return nil, &program.Error{Kind: program.Unsupported, Pos: e.Pos,
+				Err: fmt.Errorf("observer: the tree leaves %s through one of several return values, stored into %s", e.Label, program.ExprString(call.Lhs))}
+		}
+		if !b.live(caller.fn, caller.pc, r.Name) {
+			return nil, nil // the value is dead in the caller
+		}
+		for _, kid := range kids {
+			post := b.runs[kid.run].cfg[kid.at+1]
+			v := post.Threads[k].Frames[frame-1].Vars[r.Name][0]
+			t, err := tokOf(v, r.T, k, frame-1)
+			if err != nil {
+				return nil, err
+			}
+			if t.kind == 's' {
+				return nil, &program.Error{Kind: program.Unsupported, Pos: e.Pos, Err: fmt.Errorf("observer: %s returns a pointer to a local of its caller", e.Label)}
+			}
+			sp.forbid = append(sp.forbid, []tok{t})
+		}
+		sp.ret = true
 	default:
 		return nil, &program.Error{Kind: program.Unsupported, Pos: e.Pos,
-			Err: fmt.Errorf("observer: the tree leaves %s (%s) through one of several outcomes; only assignments, declarations, gotos and assertions can be constrained", e.Label, e.Op)}
+			Err: fmt.Errorf("observer: the tree leaves %s (%s) through one of several outcomes; only assignments, declarations, gotos, assertions and returns can be constrained", e.Label, e.Op)}
 	}
 	return x, b.finish(sp)
 }
@@ -272,9 +364,14 @@ func (b *builder) finish(sp *spec) error {
 			return &program.Error{Kind: program.Unsupported, Pos: e.Pos, Err: fmt.Errorf("observer: deviation at the allocation %s (the heap is not restored)", e.Label)}
 		case program.OpCall:
 			fr, ok := e.Func.(*program.FuncRef)
-			if !ok || b.a.Func(fr.Name) == nil || !b.a.Func(fr.Name).Atomic {
+			if !ok || b.a.Func(fr.Name) == nil {
 				return &program.Error{Kind: program.Unsupported, Pos: e.Pos,
-					Err: fmt.Errorf("observer: deviation at the call %s of a function that is not atomic (the copy would run the callee inside the observer's atomic section)", e.Label)}
+					Err: fmt.Errorf("observer: deviation at the call %s through a function pointer", e.Label)}
+			}
+			if sp.own && !b.a.Func(fr.Name).Atomic {
+				// the copy runs inside the deviation's section: the callee
+				// closes it first thing (row -1), so it needs a controller
+				sp.closeIn = fr.Name
 			}
 		}
 	}
@@ -291,7 +388,7 @@ func (b *builder) finish(sp *spec) error {
 		}
 		fb.WriteByte(']')
 	}
-	sp.key = fmt.Sprintf("%s|d%d|%v|%v|%v%v|%s", e.Label, sp.depth, sp.ending, pcs, sp.pass, sp.fail, fb.String())
+	sp.key = fmt.Sprintf("%s|d%d|f%d|%v|%v|%v|%v%v|%v|%s|%s", e.Label, sp.depth, sp.frame, sp.own, sp.ending, pcs, sp.pass, sp.fail, sp.ret, sp.closeIn, fb.String())
 	return nil
 }
 
@@ -374,11 +471,11 @@ func (b *builder) watch(sp *spec, n *node, k int, kids []*node) error {
 			if len(s.Assigned) != 1 {
 				return program.Errorf(program.Internal, "observer: assignment %s made %d stores", e.Label, len(s.Assigned))
 			}
-			v, err := b.lookup(post, s.Assigned[0].Loc, k, n.st.fn[k])
+			v, err := b.lookup(post, s.Assigned[0].Loc, k)
 			if err != nil {
 				return err
 			}
-			t, err := tokOf(v, e.Lhs.Type(), k)
+			t, err := tokOf(v, e.Lhs.Type(), k, sp.frame)
 			if err != nil {
 				return err
 			}
@@ -386,12 +483,12 @@ func (b *builder) watch(sp *spec, n *node, k int, kids []*node) error {
 		} else {
 			var vs []program.Value
 			if root.Local {
-				vs = post.Threads[k].Frames[0].Vars[root.Name]
+				vs = post.Threads[k].Frames[sp.frame].Vars[root.Name]
 			} else {
 				vs = post.Globals[root.Name]
 			}
 			for _, c := range cells {
-				t, err := tokOf(vs[c], root.T.CellType(c), k)
+				t, err := tokOf(vs[c], root.T.CellType(c), k, sp.frame)
 				if err != nil {
 					return err
 				}
@@ -404,9 +501,8 @@ func (b *builder) watch(sp *spec, n *node, k int, kids []*node) error {
 }
 
 // lookup returns the value of the location loc (in the form of
-// program.Write) in configuration c, for a store made by thread k running
-// fn.
-func (b *builder) lookup(c *interp.Config, loc string, k int, fn string) (program.Value, error) {
+// program.Write) in configuration c, for a store made by thread k.
+func (b *builder) lookup(c *interp.Config, loc string, k int) (program.Value, error) {
 	obj := loc
 	if i := strings.IndexAny(loc, "[."); i >= 0 {
 		// "f::x[1]" and "s.f": the object name ends before the first [ or .
@@ -430,10 +526,16 @@ func (b *builder) lookup(c *interp.Config, loc string, k int, fn string) (progra
 			return program.Value{}, program.Errorf(program.Internal, "observer: store into unknown %s", loc)
 		}
 		t = fv.Var(name).Type
+		found := false
+		fs := c.Threads[k].Frames
+		for d := len(fs) - 1; d >= 0 && !found; d-- {
+			if fs[d].Func == f {
+				vals, found = fs[d].Vars[name], true
+			}
+		}
 		switch {
-		case f == fn && len(c.Threads[k].Frames) == 1:
-			vals = c.Threads[k].Frames[0].Vars[name]
-		case f == "main" && len(c.Threads[0].Frames) == 1:
+		case found:
+		case f == "main" && len(c.Threads[0].Frames) > 0:
 			vals = c.Threads[0].Frames[0].Vars[name]
 		case f == "main" && c.MainVars != nil:
 			vals = c.MainVars[name]

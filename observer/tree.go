@@ -45,9 +45,23 @@ type node struct {
 // thread ran after it are undone, they are no-ops).
 type state struct {
 	cfg    *interp.Config // values (the lazy configuration has the same ones)
-	pc     []int          // per thread: index of the next instruction in its function, -1 when ended
-	fn     []string       // per thread: its function
+	pc     []int          // per thread: index of the next instruction in its innermost function, -1 when ended
+	fn     []string       // per thread: its start function
+	frames [][]frameSt    // per thread: its call stack, bottom first (nil when ended)
 	prefix []program.Step // a run of A that reaches the lazy configuration
+}
+
+// frameSt is one activation of a node's configuration.
+type frameSt struct {
+	fn   string
+	pc   int // the next instruction (lazy for the innermost frame; after the call for the others)
+	vars map[string][]program.Value
+}
+
+// top returns thread k's innermost function at the node.
+func (st *state) top(k int) string {
+	fs := st.frames[k]
+	return fs[len(fs)-1].fn
 }
 
 // flat returns the cells of a configuration by qualified location, and the
@@ -68,7 +82,7 @@ func (b *builder) flat(c *interp.Config) map[string]string {
 		for d, fr := range t.Frames {
 			out[fmt.Sprintf("T%d.%d", k, d)] = fmt.Sprintf("%s:%d", fr.Func, fr.PC)
 			for name, vs := range fr.Vars {
-				if !b.live(fr.Func, fr.PC, name) {
+				if !b.liveFrame(fr.Func, fr.PC, name, d < len(t.Frames)-1) {
 					continue
 				}
 				for i, v := range vs {
@@ -198,8 +212,12 @@ func (b *builder) lazy(n *node) (*state, error) {
 			st.pc = append(st.pc, -1)
 			continue
 		}
-		if len(t.Frames) != 1 {
-			return nil, program.Errorf(program.Unsupported, "observer: thread %d is inside a call of %s at a node of the tree (resuming inside a called function is not supported: call stacks are not restored)", k, t.Top().Func)
+		seen := map[string]bool{}
+		for _, fr := range t.Frames {
+			if seen[fr.Func] {
+				return nil, program.Errorf(program.Unsupported, "observer: thread %d is in a recursive call of %s at a node of the tree (recursive call stacks are not restored)", k, fr.Func)
+			}
+			seen[fr.Func] = true
 		}
 		var at *interp.ThreadConfig
 		if j := last[k]; j >= 0 {
@@ -212,10 +230,25 @@ func (b *builder) lazy(n *node) (*state, error) {
 				}
 			}
 		}
-		if at.Ended || len(at.Frames) != 1 || at.Top().Func != t.Top().Func {
+		if at.Ended || len(at.Frames) != len(t.Frames) || at.Top().Func != t.Top().Func {
 			return nil, program.Errorf(program.Internal, "observer: thread %d changed frames through invisible steps", k)
 		}
 		st.pc = append(st.pc, at.Top().PC)
+		var fs []frameSt
+		for d, fr := range t.Frames {
+			pc := fr.PC
+			if d == len(t.Frames)-1 {
+				pc = at.Top().PC
+			}
+			fs = append(fs, frameSt{fn: fr.Func, pc: pc, vars: fr.Vars})
+		}
+		for len(st.frames) < k {
+			st.frames = append(st.frames, nil)
+		}
+		st.frames = append(st.frames, fs)
+	}
+	for len(st.frames) < len(st.pc) {
+		st.frames = append(st.frames, nil)
 	}
 	for i := 0; i <= n.at; i++ {
 		s := ri.run.Steps[i]

@@ -30,8 +30,9 @@ func (t tok) String() string {
 }
 
 // tokOf converts a value of a configuration (interp.Config form) of a cell
-// of type ct, seen from thread self, into a tok.
-func tokOf(v program.Value, ct *program.Type, self int) (tok, error) {
+// of type ct, seen from frame frame (0: the bottom) of thread self, into a
+// tok.
+func tokOf(v program.Value, ct *program.Type, self, frame int) (tok, error) {
 	if v.Obj == "" {
 		if ct.Kind == program.Pointer || ct.Kind == program.Function {
 			return tok{kind: 'n', bits: v.Bits}, nil
@@ -55,10 +56,10 @@ func tokOf(v program.Value, ct *program.Type, self int) (tok, error) {
 	if fn == "main" && act == "0.0" {
 		return tok{kind: 'm', name: name, off: v.Off}, nil
 	}
-	if act == strconv.Itoa(self)+".0" {
+	if act == strconv.Itoa(self)+"."+strconv.Itoa(frame) {
 		return tok{kind: 's', name: name, off: v.Off}, nil
 	}
-	return tok{}, program.Errorf(program.Unsupported, "observer: a pointer to %s (a local of another thread, or of an ended activation) at a node of the tree", v.Obj)
+	return tok{}, program.Errorf(program.Unsupported, "observer: a pointer to %s (a local of another thread or activation) at a node of the tree", v.Obj)
 }
 
 // cellLvalue returns the lvalue of cell c of the object base of type t.
