@@ -91,10 +91,25 @@
 //     `__cegpv_go`, runs a copy of e (same operands, so it draws the same
 //     nondeterministic values), cuts the outcomes that are children of the
 //     node (`assume` on the stored values; a dead end for an excluded
-//     branch; an `assume(c)` copy for an assertion that must pass), closes
-//     its section and jumps to the instruction after e. Inside the section
-//     no other thread moves, so e is the first step after the node, and the
-//     others resume only after it: every run of A' leaves G_R at its exit.
+//     branch; an `assume(c)` copy for an assertion that must pass; for a
+//     return of a value, the value is computed into a local and checked
+//     before the return), closes its section and jumps to the instruction
+//     after e. Inside the section no other thread moves, so e is the first
+//     step after the node, and the others resume only after it: every run
+//     of A' leaves G_R at its exit. A deviating call of a function that is
+//     not atomic passes row -1, and the callee's controller closes the
+//     section first thing; a deviating return from a called function
+//     leaves the section open across the return, and the call that rebuilt
+//     the frame closes it (`__cegpv_open`).
+//   - Call stacks: a function that is the innermost or an intermediate
+//     activation of some thread at some node gets a row parameter (every
+//     call of A passes 0: run from the first instruction). The controller
+//     of the activation below makes the call again (zero arguments, the
+//     same result location) with the callee's row; the callee's
+//     controller restores its locals and continues (waits, deviates, or
+//     makes the next call). The callee's return comes back to the
+//     rebuilding call, which jumps to the instruction after the original
+//     call. Calls of atomic functions are sections again, as at the node.
 //   - Locals of functions with a controller are declared at the top of
 //     the body (the controller assigns them before their declaration would
 //     come in the printed C); each original `decl x` becomes one
@@ -102,8 +117,8 @@
 //     declaration's label (an atomic section around them when x's address
 //     is taken).
 //
-// Program counters, locals, globals, lock states, thread ids and the
-// atomic section the deviating thread is in are restored. Loop iteration
+// Program counters and call stacks, locals, globals, lock states, thread
+// ids and the atomic sections the deviating thread is in are restored. Loop iteration
 // counts are not: a thread resumed inside a loop may iterate the loop's
 // full unwinding bound again, so A' within a bound contains the image of
 // every run of A within it (and some longer ones), but a bounded check of
@@ -150,18 +165,21 @@
 // Refine returns an error of kind program.Unsupported, naming the
 // construct, rather than an unsound program when
 //
-//   - a thread is inside a called function at a node (call stacks,
-//     recursion included, are not restored);
+//   - a thread is in a recursive call at a node (a function twice on its
+//     stack), or a function that is active above some thread's start
+//     function at a node is also a start function, main, spawned, or used
+//     as a function pointer (it cannot get the row parameter), or the call
+//     to rebuild has a parameter of aggregate type or stores its result
+//     through a nondeterministic location;
 //   - heap blocks have been allocated before a node, or a restored cell
-//     holds a pointer to the heap or to a local of a thread other than
-//     main (only globals, main's locals, the thread's own locals and
-//     functions can be named again);
+//     holds a pointer to the heap or to a local of another thread or
+//     activation (only globals, main's locals, the activation's own locals
+//     and functions can be named again);
 //   - a deviation would need a constraint the construction does not
-//     express: several outcomes of a call, spawn, return, join, lock or
-//     unlock (nondeterministic operands), a store through a pointer chosen
-//     nondeterministically, a deviating call of a function that is not
-//     atomic (the copy would run the callee inside the deviation's atomic
-//     section), an allocation;
+//     express: several outcomes of a call, spawn, join, lock or unlock
+//     (nondeterministic operands), a store through a pointer chosen
+//     nondeterministically, a return value stored other than into a local
+//     of the caller, a call through a function pointer, an allocation;
 //   - a controller function has locals or cells of mutex or condition
 //     type to redeclare or compare, or a thread runs an atomic function.
 //
