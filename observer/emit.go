@@ -32,10 +32,10 @@ type fnInfo struct {
 	callee bool          // resumed through a row parameter (an activation above a thread's start function)
 	ret    *program.Ref  // local holding a deviating return value
 	closed bool          // a deviating call passes row -1: close the deviation's section
-	rows  []*row        // rows[0] is unused (0 = fresh thread)
-	byKey map[string]int
-	specs []*spec
-	spec  map[string]*spec
+	rows   []*row        // rows[0] is unused (0 = fresh thread)
+	byKey  map[string]int
+	specs  []*spec
+	spec   map[string]*spec
 }
 
 func (fi *fnInfo) addRow(r *row) int {
@@ -650,8 +650,8 @@ func (b *builder) sharedVar(key, base string) *program.Ref {
 // when the deviating step is done.
 func (b *builder) label() *program.Ref   { return b.sharedVar("label", "__cegpv_label") }
 func (b *builder) openVar() *program.Ref { return b.sharedVar("open", "__cegpv_open") }
-func (b *builder) flag() *program.Ref  { return b.sharedVar("flag", "__cegpv_flag") }
-func (b *builder) goVar() *program.Ref { return b.sharedVar("go", "__cegpv_go") }
+func (b *builder) flag() *program.Ref    { return b.sharedVar("flag", "__cegpv_flag") }
+func (b *builder) goVar() *program.Ref   { return b.sharedVar("go", "__cegpv_go") }
 
 // restoreLocals assigns every parameter and local of fi.f its value in the
 // row rid; mutexes are initialised and locked when held.

@@ -86,15 +86,15 @@ type builder struct {
 	nodes   []*node
 	exits   []*exit
 
-	ap      *program.Program
-	m       *Map
-	taken   map[string]bool
-	used    map[program.Label]bool
-	pools   map[string]*program.Ref
-	poolSet []*program.Instr
-	vars    map[string]*program.Ref
-	lv      map[string][]map[string]bool
-	tables  map[string]*program.Ref
+	ap       *program.Program
+	m        *Map
+	taken    map[string]bool
+	used     map[program.Label]bool
+	pools    map[string]*program.Ref
+	poolSet  []*program.Instr
+	vars     map[string]*program.Ref
+	lv       map[string][]map[string]bool
+	tables   map[string]*program.Ref
 	fns      map[string]*fnInfo
 	rowParam map[string]*program.Ref          // called functions with a controller: their row parameter (in A')
 	apInstr  map[program.Label]*program.Instr // the instructions of A' before the controllers are added
@@ -173,8 +173,8 @@ type spec struct {
 	// closeIn: e calls this function (not atomic) from the deviation's own
 	// section, which the callee's controller closes (row -1)
 	closeIn string
-	key    string
-	id     int // position in the function's spec list, from 1
+	key     string
+	id      int // position in the function's spec list, from 1
 }
 
 // nondet reports whether the instruction can have several outcomes from
