@@ -54,6 +54,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/observer"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
 	"cegpv.dev/cegpv/refine"
@@ -81,8 +82,20 @@ type Options struct {
 	// NoIncremental makes the loop use the code-to-code reconstruction and
 	// refinement even when the backend is incremental (for comparisons).
 	NoIncremental bool
-	Logger        hclog.Logger
+	// Refinement selects how spurious counterexamples are removed:
+	// "monitor" (or ""): the order-only reconstruction with the trie
+	// monitor of package refine, which removes every abstract run with a
+	// spurious visible label sequence (design.md §3.2), or its incremental
+	// form on an incremental backend; "observer": the values-and-order
+	// reconstruction with the paper's observer/controller (package
+	// observer), which removes exactly the spurious runs. The observer
+	// always uses the code-to-code loop.
+	Refinement string
+	Logger     hclog.Logger
 }
+
+// Refinements are the accepted values of Options.Refinement.
+var Refinements = []string{"monitor", "observer"}
 
 // Iteration records one round of the loop.
 type Iteration struct {
@@ -127,6 +140,12 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 	}
 	if v.opts.Heuristic == nil {
 		v.opts.Heuristic = depgraph.Paper{}
+	}
+	switch opts.Refinement {
+	case "", "monitor", "observer":
+	default:
+		err := fmt.Errorf("unknown refinement %q (%s)", opts.Refinement, strings.Join(Refinements, " or "))
+		return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 	}
 	if opts.Property != "" {
 		w, err := program.OnlyProperty(p, opts.Property)
@@ -201,7 +220,9 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 			done bool
 			err  error
 		)
-		if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental {
+		if v.opts.Refinement == "observer" {
+			res, done, err = v.level1Observer(ctx, g, v0, full)
+		} else if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental {
 			res, done, err = v.level1Incremental(ctx, inc, g, v0, full)
 		} else {
 			res, done, err = v.level1(ctx, g, v0, full)
@@ -507,6 +528,127 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 				return Result{}, true, err
 			}
 		}
+	}
+	return Result{}, false, nil
+}
+
+// level1Observer is level1 with the paper's pairing (design.md §1,
+// "Refinement"): a counterexample π of A is checked by the values-and-order
+// reconstruction (reconstruct.ValuesAndOrderSeq over the shared visible
+// labels: P1 follows π's order of shared steps and the values of the
+// replaced variables), and a spurious π is
+// removed from A by the observer/controller construction
+// (observer.Refine), which removes the runs of A that stay in the prefix
+// tree of the spurious runs and nothing else. When the values-and-order
+// reconstruction does not support π, the order-only one is used: it proves
+// more (no run of P has π's visible label sequence), so removing π stays
+// sound. When the observer cannot restore a node of the tree
+// (observer.Refine returns Unsupported), the level is given up and the kept
+// set widened.
+//
+// A SAFE answer after a refinement is bounded, never a proof: the threads
+// of A' resume in the middle of loops, so A' can be complete for the
+// unwinding bound where A is not.
+func (v *verifier) level1Observer(ctx context.Context, g *depgraph.Graph, v0 []depgraph.Var, full bool) (Result, bool, error) {
+	p := v.work
+	a, kept, err := slice.Abstract(p, g, v0)
+	if err != nil {
+		return Result{}, false, err
+	}
+	var keptNames []string
+	for _, k := range kept {
+		keptNames = append(keptNames, string(k))
+	}
+	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
+	// the tree of the observer is over every visible step of A; the
+	// reconstruction forces only the order of the shared ones, which
+	// proves more (every placement of the local steps) and is much easier
+	// for the backend
+	visible := reconstruct.Visible(a)
+	shared := reconstruct.SharedVisible(a)
+	var spurious []*program.Run
+	for it := 0; it < v.opts.MaxIterations || full; it++ {
+		if err := ctx.Err(); err != nil {
+			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
+		}
+		if v.checks >= v.opts.MaxChecks {
+			return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+		}
+		ar := a
+		var amap *observer.Map
+		if len(spurious) > 0 {
+			if ar, amap, err = observer.Refine(a, visible, spurious); err != nil {
+				if program.KindOf(err) == program.Unsupported {
+					v.log.Info("observer refinement not possible at this level, widening", "level", v.level, "reason", err)
+					return Result{}, false, nil
+				}
+				return Result{}, true, err
+			}
+		}
+		v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
+		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(ar)}
+		r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
+		it1.BackendTime = r.Stats.Total
+		it1.Abstract = verdictWord(r, err)
+		v.iters = append(v.iters, it1)
+		if err != nil && amap != nil && program.KindOf(err) == program.Unsupported {
+			// the backend cannot check the refined program (e.g. a thread
+			// resumed inside an atomic section); A itself it could
+			v.log.Info("backend cannot check the refined abstraction, widening", "level", v.level, "reason", err)
+			return Result{}, false, nil
+		}
+		if err != nil {
+			return r1(r), true, err
+		}
+		switch r.Verdict {
+		case backend.Safe:
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof && len(spurious) == 0, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+		case backend.Unknown:
+			return r1(r), true, nil
+		}
+		runA := r.Run
+		if amap != nil {
+			runA = amap.Run(r.Run)
+		}
+		// the run of A, with every store recomputed (the values the
+		// reconstruction follows and the tree records)
+		out, err := interp.Replay(a, runA)
+		if err != nil {
+			return Result{}, true, program.Errorf(program.Internal, "counterexample of the refined abstraction does not map to a run of the abstraction: %v", err)
+		}
+		if out.Status != interp.Violated {
+			return Result{}, true, program.Errorf(program.Internal, "counterexample of the refined abstraction maps to a run of the abstraction without violation (%v)", out.Status)
+		}
+		runA = out.Run
+		if full {
+			res, err := v.confirm(runA, r)
+			return res, true, err
+		}
+		p1, m1, err := reconstruct.ValuesAndOrderSeq(p, shared, runA, keptNames)
+		if program.KindOf(err) == program.Unsupported {
+			v.log.Debug("values-and-order reconstruction not supported, order only", "reason", err)
+			p1, m1, err = reconstruct.OrderOnlySeq(p, shared, reconstruct.Project(runA, shared))
+		}
+		if err != nil {
+			return Result{}, true, err
+		}
+		v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
+		s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
+		v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
+		v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
+		if err != nil {
+			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
+			return r1(s), true, err
+		}
+		switch s.Verdict {
+		case backend.Unsafe:
+			res, err := v.confirm(m1.Run(s.Run), s)
+			return res, true, err
+		case backend.Unknown:
+			return r1(s), true, nil
+		}
+		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "steps", len(runA.Steps))
+		spurious = append(spurious, runA)
 	}
 	return Result{}, false, nil
 }

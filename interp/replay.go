@@ -187,6 +187,12 @@ func (s *replaySource) next(t *program.Type) program.Value {
 // Errored); before the last step, or in a run that claims a violation, it
 // is a divergence.
 func Replay(p *program.Program, run *program.Run) (*Outcome, error) {
+	return replay(p, run, nil)
+}
+
+// replay is Replay; snap, when not nil, is called with the machine before
+// each step and once after the last one (Configs).
+func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outcome, error) {
 	if run == nil {
 		return nil, program.Errorf(program.Internal, "replay of a nil run")
 	}
@@ -197,6 +203,9 @@ func Replay(p *program.Program, run *program.Run) (*Outcome, error) {
 	ix := program.NewIndex(p)
 	out := &Outcome{Step: -1, Run: &program.Run{Steps: make([]program.Step, 0, len(run.Steps))}}
 	for i, s := range run.Steps {
+		if snap != nil {
+			snap(m)
+		}
 		if ix.Instr[s.Label] == nil {
 			return nil, diverge(i, s, "no instruction has label %q", s.Label)
 		}
@@ -262,6 +271,9 @@ func Replay(p *program.Program, run *program.Run) (*Outcome, error) {
 		if res.failed {
 			out.Failures = append(out.Failures, Failure{Step: i, Thread: s.Thread, Label: s.Label, Prop: cur.Prop, Msg: cur.Msg})
 		}
+	}
+	if snap != nil {
+		snap(m)
 	}
 	out.Final = m.final()
 	out.Threads = len(m.threads)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -40,6 +41,7 @@ type verifyFlags struct {
 	each       bool
 	jobs       int
 	relax      int
+	refinement string
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -50,6 +52,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 16, "spurious counterexamples excluded per abstraction level before it is widened")
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
+	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
@@ -145,6 +148,10 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code >= 0 {
 		return code
 	}
+	if !slices.Contains(cegpv.Refinements, vf.refinement) {
+		fmt.Fprintf(stderr, "cegpv verify: unknown refinement %q (%s)\n", vf.refinement, strings.Join(cegpv.Refinements, " or "))
+		return exitUsage
+	}
 	log := vf.logger(stderr)
 	if vf.each {
 		return verifyEach(ctx, file, &vf, vf.jobs, log, stdout)
@@ -216,7 +223,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 			return res, nil, err
 		case "cegpv":
 			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
-				MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Logger: log.Named("cegpv")})
+				MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log.Named("cegpv")})
 			cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
 			for _, k := range cr.Kept {
 				cs.Kept = append(cs.Kept, string(k))
