@@ -192,7 +192,16 @@ func (s *Session) solveRun(assume []string) (r smt.Result, pushes int, reason st
 }
 
 // NewSession encodes p and loads the formula into a fresh solver.
-func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options) (s *Session, err error) {
+func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options) (*Session, error) {
+	s, _, err := newSession(ctx, p, bounds, opts, false, true)
+	return s, err
+}
+
+// newSession encodes p (with instance keys when inst is set, for
+// incremental instances; with lock regions collapsed when collapse is set
+// and possible) and loads the formula into a fresh solver. collapsed says
+// whether the encoding collapses lock regions.
+func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options, inst, collapse bool) (s *Session, collapsed bool, err error) {
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
 	}
@@ -201,25 +210,33 @@ func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	if len(opts.Solver) > 0 && strings.Contains(opts.Solver[0], "boolector") {
 		clockInt = false
 	}
-	e, err := encodeProgram(ctx, p, bounds, clockInt)
+	e, collapsed, err := encodeProgram(ctx, p, bounds, clockInt, inst, collapse)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)
 	s.queries()
-	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "time", s.encode)
+	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "instance", inst, "collapsed", collapsed, "time", s.encode)
 	if err := ctx.Err(); err != nil {
-		return nil, &program.Error{Kind: program.Timeout, Err: err}
+		return nil, false, &program.Error{Kind: program.Timeout, Err: err}
 	}
 	sv, err := smt.Start(ctx, opts.Solver, opts.Logger)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if opts.KeepFormula {
 		sv.KeepTranscript()
 	}
 	s.solver = sv
+	if inst {
+		// CheckForced reads unsat cores of its assumptions; the option
+		// must come before the first assertion.
+		if err := sv.EnableCores(); err != nil {
+			sv.Close()
+			return nil, false, err
+		}
+	}
 	if isZ3(opts.Solver) && clockInt {
 		// z3's default arithmetic solver is very slow on clock orders in
 		// incremental mode (after push); the older simplex solver is
@@ -228,33 +245,36 @@ func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	}
 	if err := sv.Send(e.out.String()); err != nil {
 		sv.Close()
-		return nil, err
+		return nil, false, err
 	}
 	e.out.Reset()
-	return s, nil
+	return s, collapsed, nil
 }
 
-// encodeProgram runs the symbolic execution and the concurrency encoding:
-// first plainly, then, when lock regions can be collapsed, again with them
-// collapsed (falling back to the plain encoding if that fails).
-func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt bool) (*enc, error) {
-	plain, err := encodeOnce(ctx, p, bounds, clockInt, nil, nil)
+// encodeProgram runs the symbolic execution and the concurrency encoding
+// (with instance keys when inst is set): first plainly, then, when collapse
+// is set and lock regions can be collapsed, again with them collapsed
+// (falling back to the plain encoding if that fails).
+func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, collapse bool) (*enc, bool, error) {
+	plain, err := encodeOnce(ctx, p, bounds, clockInt, inst, nil, nil)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	coll := plain.collapsible()
-	regs := plain.collapsibleRegions(coll)
-	if len(coll) > 0 || len(regs) > 0 {
-		if c, err := encodeOnce(ctx, p, bounds, clockInt, coll, regs); err == nil {
-			if err := c.finishSafe(); err == nil {
-				return c, nil
+	if collapse {
+		coll := plain.collapsible()
+		regs := plain.collapsibleRegions(coll)
+		if len(coll) > 0 || len(regs) > 0 {
+			if c, err := encodeOnce(ctx, p, bounds, clockInt, inst, coll, regs); err == nil {
+				if err := c.finishSafe(); err == nil {
+					return c, true, nil
+				}
 			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
+		return nil, false, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
 	}
-	return plain, plain.finishSafe()
+	return plain, false, plain.finishSafe()
 }
 
 func (e *enc) finishSafe() (err error) {
@@ -276,7 +296,7 @@ func recovered(r any) error {
 
 // encodeOnce runs the symbolic execution, repeated when pointers of unknown
 // target meet objects created later.
-func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
+func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, err = nil, recovered(r)
@@ -286,11 +306,17 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	for pass := 0; pass < 3; pass++ {
 		e = newEnc(p, bounds, clockInt)
 		e.ctx = ctx
+		if inst {
+			e.inst = newInstHooks(p)
+		}
 		e.collapse = collapse
 		e.collapseRegs = regs
 		e.prev = prev
 		e.symex()
 		if !e.anyDeref || sameObjects(prev, e.objs) {
+			if inst && e.inst.dup != "" {
+				return nil, program.Errorf(program.Unsupported, "instance key %s names two step instances", e.inst.dup)
+			}
 			return e, nil
 		}
 		prev = e.objs

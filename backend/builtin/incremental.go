@@ -102,14 +102,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
-	"github.com/hashicorp/go-hclog"
 )
 
 var _ backend.Incremental = (*builtinBackend)(nil)
@@ -199,99 +197,6 @@ func (h *instHooks) thread(child *thread, spawn *stepRec) {
 	h.tkey[child] = h.key[spawn] + ">" + child.fn.Name
 }
 
-// encodeInst is encodeProgram (builtin.go) with instance keys: plainly, or
-// with lock regions collapsed when collapse is set and possible.
-func encodeInst(p *program.Program, bounds backend.Bounds, clockInt, collapse bool) (*enc, bool, error) {
-	plain, err := encodeOnceInst(p, bounds, clockInt, nil, nil)
-	if err != nil {
-		return nil, false, err
-	}
-	if collapse {
-		coll := plain.collapsible()
-		regs := plain.collapsibleRegions(coll)
-		if len(coll) > 0 || len(regs) > 0 {
-			if c, err := encodeOnceInst(p, bounds, clockInt, coll, regs); err == nil {
-				if err := c.finishSafe(); err == nil {
-					return c, true, nil
-				}
-			}
-		}
-	}
-	return plain, false, plain.finishSafe()
-}
-
-// encodeOnceInst is encodeOnce (builtin.go) with instance hooks.
-func encodeOnceInst(p *program.Program, bounds backend.Bounds, clockInt bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, err = nil, recovered(r)
-		}
-	}()
-	var prev []*object
-	for pass := 0; pass < 3; pass++ {
-		e = newEnc(p, bounds, clockInt)
-		e.inst = newInstHooks(p)
-		e.collapse = collapse
-		e.collapseRegs = regs
-		e.prev = prev
-		e.symex()
-		if !e.anyDeref || sameObjects(prev, e.objs) {
-			if e.inst.dup != "" {
-				return nil, program.Errorf(program.Unsupported, "instance key %s names two step instances", e.inst.dup)
-			}
-			return e, nil
-		}
-		prev = e.objs
-	}
-	return nil, program.Errorf(program.Unsupported, "pointer targets do not stabilise")
-}
-
-// newInstSession is NewSession (builtin.go) on an instance encoding.
-func newInstSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options, collapse bool) (*Session, bool, error) {
-	if opts.Logger == nil {
-		opts.Logger = hclog.NewNullLogger()
-	}
-	s := &Session{ctx: ctx, p: p, bounds: bounds, opts: opts, start: time.Now()}
-	clockInt := !opts.BVClocks
-	if len(opts.Solver) > 0 && strings.Contains(opts.Solver[0], "boolector") {
-		clockInt = false
-	}
-	e, collapsed, err := encodeInst(p, bounds, clockInt, collapse)
-	if err != nil {
-		return nil, false, err
-	}
-	s.enc = e
-	s.encode = time.Since(s.start)
-	s.queries()
-	opts.Logger.Debug("instance encoded", "threads", len(e.threads), "events", len(e.events), "keys", len(e.inst.recs), "collapsed", collapsed, "time", s.encode)
-	if err := ctx.Err(); err != nil {
-		return nil, false, &program.Error{Kind: program.Timeout, Err: err}
-	}
-	sv, err := smt.Start(ctx, opts.Solver, opts.Logger)
-	if err != nil {
-		return nil, false, err
-	}
-	if opts.KeepFormula {
-		sv.KeepTranscript()
-	}
-	s.solver = sv
-	// CheckForced reads unsat cores of its assumptions; the option must
-	// come before the first assertion.
-	if err := sv.EnableCores(); err != nil {
-		sv.Close()
-		return nil, false, err
-	}
-	if isZ3(opts.Solver) && clockInt {
-		sv.Send("(set-option :smt.arith.solver 2)\n")
-	}
-	if err := sv.Send(e.out.String()); err != nil {
-		sv.Close()
-		return nil, false, err
-	}
-	e.out.Reset()
-	return s, collapsed, nil
-}
-
 // instance implements backend.Instance on a Session.
 type instance struct {
 	ctx       context.Context
@@ -308,7 +213,7 @@ type instance struct {
 // Open encodes p once and keeps it in a live solver (backend.Incremental).
 func (b *builtinBackend) Open(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Instance, error) {
 	bounds = b.effective(bounds)
-	s, collapsed, err := newInstSession(ctx, p, bounds, b.opts, true)
+	s, collapsed, err := newSession(ctx, p, bounds, b.opts, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -583,7 +488,7 @@ func (in *instance) Exclude(b backend.Blocker) error {
 	}
 	in.excluded = append(in.excluded, slices.Clone(b))
 	if in.collapsed {
-		s, collapsed, err := newInstSession(in.ctx, in.p, in.bounds, in.opts, false)
+		s, collapsed, err := newSession(in.ctx, in.p, in.bounds, in.opts, true, false)
 		if err != nil {
 			in.broken = err
 			return err

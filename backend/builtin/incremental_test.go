@@ -159,7 +159,7 @@ func abstraction(t *testing.T, p *program.Program) *program.Program {
 
 func encKeys(t *testing.T, p *program.Program, b backend.Bounds, collapse bool) map[string]program.Label {
 	t.Helper()
-	e, _, err := encodeInst(p, b, true, collapse)
+	e, _, err := encodeProgram(context.Background(), p, b, true, true, collapse)
 	if err != nil {
 		t.Fatalf("encode: %v", err)
 	}
@@ -231,7 +231,7 @@ func openInst(t *testing.T, p *program.Program, b backend.Bounds) *instance {
 func openUncollapsed(t *testing.T, p *program.Program, b backend.Bounds) *instance {
 	t.Helper()
 	needZ3(t)
-	s, collapsed, err := newInstSession(context.Background(), p, b, Options{}, false)
+	s, collapsed, err := newSession(context.Background(), p, b, Options{}, true, false)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
