@@ -407,6 +407,10 @@ func (s *Solver) failure(err error) error {
 	s.kill()
 	<-s.waited
 	msg := strings.TrimSpace(s.stderrText())
+	if strings.Contains(msg, "out of memory") {
+		// z3 -memory:N exits this way when it reaches its limit
+		return program.Errorf(program.Memout, "solver %s: %s", s.argv[0], msg)
+	}
 	return program.Errorf(program.Crash, "solver %s failed: %v (exit: %v) %s", s.argv[0], err, s.waitErr, msg)
 }
 

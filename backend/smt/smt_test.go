@@ -196,3 +196,18 @@ func TestCheckSatAssumingCore(t *testing.T) {
 		t.Fatalf("after: got %v %v, want sat", r, err)
 	}
 }
+
+// A solver that stops at its memory limit (z3 -memory:N prints
+// (error "out of memory") and exits) gives a Memout error, not a crash.
+func TestSolverOutOfMemory(t *testing.T) {
+	s, err := Start(context.Background(), []string{"sh", "-c", `echo '(error "out of memory")' >&2; exit 101`}, nil)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	defer s.Close()
+	s.Declare("x", "Bool")
+	_, err = s.CheckSat()
+	if k := program.KindOf(err); k != program.Memout {
+		t.Fatalf("got %v (kind %v), want an out-of-memory error", err, k)
+	}
+}
