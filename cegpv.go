@@ -302,20 +302,8 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 		if err != nil {
 			return Result{}, true, err
 		}
-		v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
-		s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
-		v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
-		v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
-		if err != nil {
-			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
-			return r1(s), true, err
-		}
-		switch s.Verdict {
-		case backend.Unsafe:
-			res, err := v.confirm(m1.Run(s.Run), s)
+		if res, done, err := v.checkReconstructed(ctx, p1, m1, it); done {
 			return res, true, err
-		case backend.Unknown:
-			return r1(s), true, nil
 		}
 		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq))
 		spurious = append(spurious, seq)
@@ -324,6 +312,29 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 }
 
 func r1(r backend.Result) Result { return Result{Result: r} }
+
+// checkReconstructed checks the reconstructed program p1 of iteration it
+// (code-to-code loop). done is false when the counterexample is spurious;
+// otherwise the result is final: a confirmed UNSAFE (m1 maps p1's run back
+// to the original program), UNKNOWN, or an error (design.md §5 rule 3: a
+// failed reconstruction is UNKNOWN, never spurious).
+func (v *verifier) checkReconstructed(ctx context.Context, p1 *program.Program, m1 *reconstruct.Map, it int) (Result, bool, error) {
+	v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
+	s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
+	v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
+	v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
+	if err != nil {
+		return r1(s), true, err
+	}
+	switch s.Verdict {
+	case backend.Unsafe:
+		res, err := v.confirm(m1.Run(s.Run), s)
+		return res, true, err
+	case backend.Unknown:
+		return r1(s), true, nil
+	}
+	return Result{}, false, nil
+}
 
 func verdictWord(r backend.Result, err error) string {
 	if err != nil {
@@ -632,20 +643,8 @@ func (v *verifier) level1Observer(ctx context.Context, g *depgraph.Graph, v0 []d
 		if err != nil {
 			return Result{}, true, err
 		}
-		v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
-		s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
-		v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
-		v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
-		if err != nil {
-			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
-			return r1(s), true, err
-		}
-		switch s.Verdict {
-		case backend.Unsafe:
-			res, err := v.confirm(m1.Run(s.Run), s)
+		if res, done, err := v.checkReconstructed(ctx, p1, m1, it); done {
 			return res, true, err
-		case backend.Unknown:
-			return r1(s), true, nil
 		}
 		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "steps", len(runA.Steps))
 		spurious = append(spurious, runA)
