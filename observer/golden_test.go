@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -45,54 +44,14 @@ func TestMain(m *testing.M) {
 // compiled with gcc -fsyntax-only and lowered again, and every run of R is
 // checked to stay in the tree while a random run of A' that gets past its
 // deviating step leaves it.
-func TestGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "observer", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no golden files in testdata/observer")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { golden(t, file) })
-	}
-}
+func TestGolden(t *testing.T) { lemmatest.Goldens(t, "observer", golden) }
 
-func section(a *txtar.Archive, name string) (string, bool) {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return string(f.Data), true
-		}
-	}
-	return "", false
-}
+var section = lemmatest.Section
 
 // parseRun reads a "run" section and returns the run of a it describes.
 func parseRun(t *testing.T, a *program.Program, text string) *program.Run {
 	t.Helper()
-	run := &program.Run{}
-	for _, line := range strings.Split(text, "\n") {
-		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fs := strings.Fields(line)
-		if len(fs) < 2 {
-			t.Fatalf("bad run line %q", line)
-		}
-		th, err := strconv.Atoi(fs[0])
-		if err != nil {
-			t.Fatalf("bad thread in %q", line)
-		}
-		s := program.Step{Thread: th, Label: program.Label(fs[1])}
-		for _, v := range fs[2:] {
-			n, err := strconv.ParseInt(v, 0, 64)
-			if err != nil {
-				t.Fatalf("bad value in %q", line)
-			}
-			s.Nondet = append(s.Nondet, program.IntValue(n))
-		}
-		run.Steps = append(run.Steps, s)
-	}
+	run := lemmatest.ParseSteps(t, text)
 	out, err := interp.Replay(a, run)
 	if err != nil {
 		t.Fatalf("the run does not replay on A: %v", err)
@@ -147,34 +106,5 @@ func golden(t *testing.T, file string) {
 		}
 	}
 	names := []string{"error", "show", "print.c"}
-	if *update {
-		var fs []txtar.File
-		for _, f := range ar.Files {
-			if f.Name != "error" && f.Name != "show" && f.Name != "print.c" {
-				fs = append(fs, f)
-			}
-		}
-		for _, n := range names {
-			if g, ok := got[n]; ok {
-				fs = append(fs, txtar.File{Name: n, Data: []byte(g)})
-			}
-		}
-		ar.Files = fs
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, n := range names {
-		want, has := section(ar, n)
-		g, ok := got[n]
-		switch {
-		case ok && !has:
-			t.Errorf("unexpected %s:\n%s", n, g)
-		case !ok && has:
-			t.Errorf("missing %s, want:\n%s", n, want)
-		case ok && g != want:
-			t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", n, g, want)
-		}
-	}
+	lemmatest.CompareGolden(t, file, ar, got, names, *update)
 }

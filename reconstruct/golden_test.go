@@ -2,15 +2,13 @@ package reconstruct
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/internal/lemmatest"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/slice"
@@ -31,27 +29,9 @@ import (
 // and the expected outputs: show (program.Show of P1) and print.c
 // (program.Print of P1), or error. Regenerate with -update. P1 is also
 // checked (program.Check), compiled with gcc -fsyntax-only and lowered again.
-func TestGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "reconstruct", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no golden files in testdata/reconstruct")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { golden(t, file) })
-	}
-}
+func TestGolden(t *testing.T) { lemmatest.Goldens(t, "reconstruct", golden) }
 
-func section(a *txtar.Archive, name string) (string, bool) {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return string(f.Data), true
-		}
-	}
-	return "", false
-}
+var section = lemmatest.Section
 
 // parseRun reads the "run" section and returns the run of a it describes.
 func parseRun(t *testing.T, a *program.Program, text string) *program.Run {
@@ -68,29 +48,7 @@ func parseRun(t *testing.T, a *program.Program, text string) *program.Run {
 		}
 		return out.Run
 	}
-	run := &program.Run{}
-	for _, line := range strings.Split(text, "\n") {
-		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fs := strings.Fields(line)
-		if len(fs) < 2 {
-			t.Fatalf("bad run line %q", line)
-		}
-		th, err := strconv.Atoi(fs[0])
-		if err != nil {
-			t.Fatalf("bad thread in %q", line)
-		}
-		s := program.Step{Thread: th, Label: program.Label(fs[1])}
-		for _, v := range fs[2:] {
-			n, err := strconv.ParseInt(v, 0, 64)
-			if err != nil {
-				t.Fatalf("bad value in %q", line)
-			}
-			s.Nondet = append(s.Nondet, program.IntValue(n))
-		}
-		run.Steps = append(run.Steps, s)
-	}
+	run := lemmatest.ParseSteps(t, text)
 	if n := len(run.Steps); n > 0 {
 		ix := program.NewIndex(a)
 		if in := ix.Instr[run.Steps[n-1].Label]; in != nil && in.Op == program.OpAssert {
@@ -160,40 +118,5 @@ func golden(t *testing.T, file string) {
 // -update.
 func compare(t *testing.T, file string, ar *txtar.Archive, got map[string]string) {
 	names := []string{"error", "show", "print.c"}
-	if *update {
-		var files []txtar.File
-		for _, f := range ar.Files {
-			keep := true
-			for _, n := range names {
-				if f.Name == n {
-					keep = false
-				}
-			}
-			if keep {
-				files = append(files, f)
-			}
-		}
-		for _, n := range names {
-			if g, ok := got[n]; ok {
-				files = append(files, txtar.File{Name: n, Data: []byte(g)})
-			}
-		}
-		ar.Files = files
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, n := range names {
-		want, has := section(ar, n)
-		g, ok := got[n]
-		switch {
-		case ok && !has:
-			t.Errorf("unexpected %s:\n%s", n, g)
-		case !ok && has:
-			t.Errorf("missing %s, want:\n%s", n, want)
-		case ok && g != want:
-			t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", n, g, want)
-		}
-	}
+	lemmatest.CompareGolden(t, file, ar, got, names, *update)
 }

@@ -1,14 +1,13 @@
 package refine
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/internal/lemmatest"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
 	"cegpv.dev/cegpv/slice"
@@ -25,27 +24,9 @@ import (
 // and the expected outputs: show and print.c of A' = Exclude(A,
 // Visible(A), spurious), or error. Regenerate with -update. A' is also
 // checked, compiled with gcc -fsyntax-only and lowered again.
-func TestGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "refine", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no golden files in testdata/refine")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { golden(t, file) })
-	}
-}
+func TestGolden(t *testing.T) { lemmatest.Goldens(t, "refine", golden) }
 
-func section(a *txtar.Archive, name string) (string, bool) {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return string(f.Data), true
-		}
-	}
-	return "", false
-}
+var section = lemmatest.Section
 
 func golden(t *testing.T, file string) {
 	ar, err := txtar.ParseFile(file)
@@ -86,34 +67,5 @@ func golden(t *testing.T, file string) {
 		got["show"], got["print.c"] = checkOutput(t, ap)
 	}
 	names := []string{"error", "show", "print.c"}
-	if *update {
-		var fs []txtar.File
-		for _, f := range ar.Files {
-			if f.Name != "error" && f.Name != "show" && f.Name != "print.c" {
-				fs = append(fs, f)
-			}
-		}
-		for _, n := range names {
-			if g, ok := got[n]; ok {
-				fs = append(fs, txtar.File{Name: n, Data: []byte(g)})
-			}
-		}
-		ar.Files = fs
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, n := range names {
-		want, has := section(ar, n)
-		g, ok := got[n]
-		switch {
-		case ok && !has:
-			t.Errorf("unexpected %s:\n%s", n, g)
-		case !ok && has:
-			t.Errorf("missing %s, want:\n%s", n, want)
-		case ok && g != want:
-			t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", n, g, want)
-		}
-	}
+	lemmatest.CompareGolden(t, file, ar, got, names, *update)
 }
