@@ -248,11 +248,8 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 	visible := reconstruct.SharedVisible(a)
 	var spurious [][]program.Label
 	for it := 0; it < v.opts.MaxIterations || full; it++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
-		}
-		if v.checks >= v.opts.MaxChecks {
-			return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+		if res, stop, err := v.exhausted(ctx); stop {
+			return res, true, err
 		}
 		ar := a
 		var amap *refine.Map
@@ -312,6 +309,19 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 }
 
 func r1(r backend.Result) Result { return Result{Result: r} }
+
+// exhausted says whether the loop must stop before its next iteration: the
+// context is done (an error) or the check budget is spent (UNKNOWN with
+// that reason).
+func (v *verifier) exhausted(ctx context.Context) (Result, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, true, program.Errorf(program.Timeout, "%v", err)
+	}
+	if v.checks >= v.opts.MaxChecks {
+		return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+	}
+	return Result{}, false, nil
+}
 
 // checkReconstructed checks the reconstructed program p1 of iteration it
 // (code-to-code loop). done is false when the counterexample is spurious;
@@ -459,11 +469,8 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 	defer ia.Close()
 	seen := map[string]bool{} // visible sequences found spurious at this level
 	for it := 0; it < v.opts.MaxIterations || full; it++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
-		}
-		if v.checks >= v.opts.MaxChecks {
-			return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+		if res, stop, err := v.exhausted(ctx); stop {
+			return res, true, err
 		}
 		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(a)}
 		v.checks++
@@ -579,11 +586,8 @@ func (v *verifier) level1Observer(ctx context.Context, g *depgraph.Graph, v0 []d
 	shared := reconstruct.SharedVisible(a)
 	var spurious []*program.Run
 	for it := 0; it < v.opts.MaxIterations || full; it++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, true, program.Errorf(program.Timeout, "%v", err)
-		}
-		if v.checks >= v.opts.MaxChecks {
-			return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
+		if res, stop, err := v.exhausted(ctx); stop {
+			return res, true, err
 		}
 		ar := a
 		var amap *observer.Map
