@@ -400,6 +400,51 @@ func (s *Session) check() (smt.Result, error) {
 	return r, nil
 }
 
+// replayed turns the run built from a model (or the error building it)
+// into a result: Unsafe only when interp.Replay confirms the violation on
+// the program (design.md §5 rule 1), otherwise an internal error.
+func (s *Session) replayed(run *program.Run, buildErr error) (backend.Result, error) {
+	if buildErr != nil {
+		if program.KindOf(buildErr) == 0 {
+			buildErr = program.Errorf(program.Internal, "building the counterexample: %v", buildErr)
+		}
+		return s.unknown(buildErr)
+	}
+	out, err := interp.Replay(s.p, run)
+	if err != nil {
+		e := program.Errorf(program.Internal, "counterexample does not replay: %v", err)
+		res, _ := s.unknown(e)
+		res.Run = run
+		return res, e
+	}
+	if out.Status != interp.Violated {
+		e := program.Errorf(program.Internal, "counterexample replays to %s, not a violation", out.Status)
+		res, _ := s.unknown(e)
+		res.Run = run
+		return res, e
+	}
+	res := s.result(backend.Unsafe, "")
+	res.Run = out.Run
+	if res.Run == nil {
+		res.Run = run
+	}
+	return res, nil
+}
+
+// badReason names the invalid access of the current model (after Sat of a
+// query that asserts one).
+func (s *Session) badReason() string {
+	if vs, err := s.solver.GetValue(badTerms(s.enc.bad)); err == nil {
+		for i, v := range vs {
+			if v.Bool {
+				b := s.enc.bad[i]
+				return fmt.Sprintf("%s: %s", b.pos, b.why)
+			}
+		}
+	}
+	return "possible invalid memory access"
+}
+
 func (s *Session) unknown(err error) (backend.Result, error) {
 	res := s.result(backend.Unknown, err.Error())
 	return res, err
@@ -433,32 +478,7 @@ func (s *Session) Check() (backend.Result, error) {
 	case smt.Sat:
 		run, err := s.enc.buildRun(sv)
 		pop()
-		if err != nil {
-			if program.KindOf(err) != 0 {
-				return s.unknown(err)
-			}
-			e := program.Errorf(program.Internal, "building the counterexample: %v", err)
-			return s.unknown(e)
-		}
-		out, err := interp.Replay(s.p, run)
-		if err != nil {
-			e := program.Errorf(program.Internal, "counterexample does not replay: %v", err)
-			res, _ := s.unknown(e)
-			res.Run = run
-			return res, e
-		}
-		if out.Status != interp.Violated {
-			e := program.Errorf(program.Internal, "counterexample replays to %s, not a violation", out.Status)
-			res, _ := s.unknown(e)
-			res.Run = run
-			return res, e
-		}
-		res := s.result(backend.Unsafe, "")
-		res.Run = out.Run
-		if res.Run == nil {
-			res.Run = run
-		}
-		return res, nil
+		return s.replayed(run, err)
 	}
 	pop()
 	// 2. invalid accesses
@@ -470,19 +490,9 @@ func (s *Session) Check() (backend.Result, error) {
 			return s.unknown(err)
 		}
 		if r != smt.Unsat {
-			reason := "possible invalid memory access"
+			reason := "solver: " + sv.ReasonUnknown()
 			if r == smt.Sat {
-				if vs, err := sv.GetValue(badTerms(s.enc.bad)); err == nil {
-					for i, v := range vs {
-						if v.Bool {
-							b := s.enc.bad[i]
-							reason = fmt.Sprintf("%s: %s", b.pos, b.why)
-							break
-						}
-					}
-				}
-			} else {
-				reason = "solver: " + sv.ReasonUnknown()
+				reason = s.badReason()
 			}
 			sv.Pop()
 			return s.result(backend.Unknown, reason), nil

@@ -105,7 +105,6 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
 )
@@ -383,13 +382,7 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 			if r == smt.Sat {
 				run, err := s.enc.buildRun(sv)
 				pop()
-				if err != nil {
-					if program.KindOf(err) == 0 {
-						err = program.Errorf(program.Internal, "building the counterexample: %v", err)
-					}
-					return s.unknown(err)
-				}
-				return in.replayed(run)
+				return s.replayed(run, err)
 			}
 			b, names, err := core()
 			if err != nil {
@@ -432,17 +425,7 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 			blks = []backend.Blocker{b}
 			return s.result(backend.Safe, ""), nil
 		case smt.Sat:
-			reason := "possible invalid memory access"
-			if vs, err := sv.GetValue(badTerms(s.enc.bad)); err == nil {
-				for i, v := range vs {
-					if v.Bool {
-						b := s.enc.bad[i]
-						reason = fmt.Sprintf("%s: %s", b.pos, b.why)
-						break
-					}
-				}
-			}
-			return s.result(backend.Unknown, reason), nil
+			return s.result(backend.Unknown, s.badReason()), nil
 		}
 		return s.result(backend.Unknown, "solver: "+sv.ReasonUnknown()), nil
 	})
@@ -450,30 +433,6 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 		blks = nil
 	}
 	return res, blks, err
-}
-
-// replayed confirms a run with interp.Replay (design.md §5 rule 1).
-func (in *instance) replayed(run *program.Run) (backend.Result, error) {
-	s := in.s
-	out, err := interp.Replay(s.p, run)
-	if err != nil {
-		e := program.Errorf(program.Internal, "counterexample does not replay: %v", err)
-		res, _ := s.unknown(e)
-		res.Run = run
-		return res, e
-	}
-	if out.Status != interp.Violated {
-		e := program.Errorf(program.Internal, "counterexample replays to %s, not a violation", out.Status)
-		res, _ := s.unknown(e)
-		res.Run = run
-		return res, e
-	}
-	res := s.result(backend.Unsafe, "")
-	res.Run = out.Run
-	if res.Run == nil {
-		res.Run = run
-	}
-	return res, nil
 }
 
 // Exclude asserts ¬b for all later checks. The first exclusion on a
