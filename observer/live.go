@@ -148,21 +148,8 @@ func addrTaken(f *program.Func) map[string]bool {
 				if !ok {
 					return true
 				}
-				y := a.X
-				for {
-					switch z := y.(type) {
-					case *program.Index:
-						y = z.X
-						continue
-					case *program.FieldSel:
-						y = z.X
-						continue
-					case *program.Ref:
-						if z.Local {
-							out[z.Name] = true
-						}
-					}
-					break
+				if r := program.BaseRef(a.X); r != nil && r.Local {
+					out[r.Name] = true
 				}
 				return true
 			})

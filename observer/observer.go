@@ -398,25 +398,11 @@ func (b *builder) deadStore(f *program.Func, j int) bool {
 	in := f.Body[j]
 	name := in.Var
 	if in.Op == program.OpAssign {
-		x := in.Lhs
-		for {
-			switch y := x.(type) {
-			case *program.Index:
-				x = y.X
-				continue
-			case *program.FieldSel:
-				x = y.X
-				continue
-			case *program.Ref:
-				if !y.Local {
-					return false
-				}
-				name = y.Name
-			default:
-				return false
-			}
-			break
+		r := program.BaseRef(in.Lhs)
+		if r == nil || !r.Local {
+			return false
 		}
+		name = r.Name
 	}
 	return f.Var(name) != nil && !b.live(f.Name, j+1, name)
 }

@@ -350,3 +350,21 @@ func Normalize(t *Type, v int64) int64 {
 	}
 	return int64(uint64(v) << shift >> shift)
 }
+
+// BaseRef returns the variable an lvalue designates (part of), through
+// array indexing and field selection, or nil when x is not such an lvalue
+// (a dereference, say).
+func BaseRef(x Expr) *Ref {
+	for {
+		switch y := x.(type) {
+		case *Ref:
+			return y
+		case *Index:
+			x = y.X
+		case *FieldSel:
+			x = y.X
+		default:
+			return nil
+		}
+	}
+}

@@ -172,21 +172,10 @@ func replaceable(p *program.Program, kept []string) []string {
 		}
 	}
 	base := func(e program.Expr) string {
-		for {
-			switch x := e.(type) {
-			case *program.Ref:
-				if x.Local {
-					return ""
-				}
-				return x.Name
-			case *program.Index:
-				e = x.X
-			case *program.FieldSel:
-				e = x.X
-			default:
-				return ""
-			}
+		if r := program.BaseRef(e); r != nil && !r.Local {
+			return r.Name
 		}
+		return ""
 	}
 	for _, f := range p.Funcs {
 		for _, in := range f.Body {
