@@ -19,12 +19,7 @@ func valEq(a, b val) *term {
 // finish emits the concurrency constraints: reads-from with no intervening
 // write, thread ids of spawns, joins.
 func (e *enc) finish() {
-	keys := slices.SortedFunc(maps.Keys(e.cellEv), func(a, b cellKey) int {
-		if a.obj != b.obj {
-			return a.obj - b.obj
-		}
-		return int(a.off - b.off)
-	})
+	keys := slices.SortedFunc(maps.Keys(e.cellEv), cmpCell)
 	for _, k := range keys {
 		ce := e.cellEv[k]
 		if len(ce.reads) == 0 {
@@ -187,12 +182,7 @@ func (e *enc) clockZero() string {
 func (e *enc) distinctWrites() {
 	type pair struct{ a, b int }
 	done := map[pair]bool{}
-	keys := slices.SortedFunc(maps.Keys(e.cellEv), func(a, b cellKey) int {
-		if a.obj != b.obj {
-			return a.obj - b.obj
-		}
-		return int(a.off - b.off)
-	})
+	keys := slices.SortedFunc(maps.Keys(e.cellEv), cmpCell)
 	for _, k := range keys {
 		ce := e.cellEv[k]
 		if len(ce.reads) == 0 {

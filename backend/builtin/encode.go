@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	stdcmp "cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -300,7 +299,7 @@ func addrTakenGlobals(p *program.Program) map[string]bool {
 	visit := func(x program.Expr) {
 		program.Walk(x, func(x program.Expr) bool {
 			if a, ok := x.(*program.AddrOf); ok {
-				if r := baseRef(a.X); r != nil && !r.Local {
+				if r := program.BaseRef(a.X); r != nil && !r.Local {
 					out[r.Name] = true
 				}
 			}
@@ -324,21 +323,6 @@ func addrTakenGlobals(p *program.Program) map[string]bool {
 		}
 	}
 	return out
-}
-
-func baseRef(x program.Expr) *program.Ref {
-	for {
-		switch y := x.(type) {
-		case *program.Ref:
-			return y
-		case *program.Index:
-			x = y.X
-		case *program.FieldSel:
-			x = y.X
-		default:
-			return nil
-		}
-	}
 }
 
 func (e *enc) initCells(o *object, off int64, t *program.Type, x program.Expr) {
@@ -660,13 +644,6 @@ func (e *enc) merge(states []*state, pos program.Pos) *state {
 	return r
 }
 
-func cellCmp(x, y cellKey) int {
-	if x.obj != y.obj {
-		return stdcmp.Compare(x.obj, y.obj)
-	}
-	return stdcmp.Compare(x.off, y.off)
-}
-
 func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 	if a.depth != b.depth || a.blk != b.blk {
 		e.unsupported(pos, "paths with different atomic sections meet")
@@ -684,7 +661,7 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 	}
 	// in cell order: the names given here must not depend on map order
 	// (the formula, hence the solver's answers, must be reproducible)
-	for _, k := range slices.SortedFunc(maps.Keys(a.mem), cellCmp) {
+	for _, k := range slices.SortedFunc(maps.Keys(a.mem), cmpCell) {
 		va := a.mem[k]
 		if vb, ok := b.mem[k]; ok {
 			r.mem[k] = e.nameVal(iteVal(ga, va, vb))
@@ -706,7 +683,7 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 		for k := range b.cache {
 			keys[k] = true
 		}
-		for _, k := range slices.SortedFunc(maps.Keys(keys), cellCmp) {
+		for _, k := range slices.SortedFunc(maps.Keys(keys), cmpCell) {
 			ca, cb := a.cache[k], b.cache[k]
 			o := e.objs[k.obj]
 			if ca == nil || !ca.known {

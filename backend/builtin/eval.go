@@ -550,8 +550,11 @@ func (e *enc) loadCells(c *ectx, x program.Expr, g *term) []val {
 }
 
 func (e *enc) storeCells(c *ectx, lhs program.Expr, vals []val, g *term) {
-	t := lhs.Type()
-	p := e.addr(c.st, c, lhs, g)
+	e.storeAt(c, e.addr(c.st, c, lhs, g), lhs.Type(), vals, g)
+}
+
+// storeAt stores the cell values vals of a value of type t at p.
+func (e *enc) storeAt(c *ectx, p val, t *program.Type, vals []val, g *term) {
 	if t.IsScalar() {
 		e.store(c, p, t, vals[0], g)
 		return

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	stdcmp "cmp"
 	"maps"
 	"slices"
 
@@ -233,11 +234,29 @@ func (e *enc) collapsible() map[cellKey]bool {
 	return out
 }
 
+// usableLock says whether the lock cell l is regular (not disqualified) and
+// touched only by lock operations.
+func (e *enc) usableLock(l cellKey) bool {
+	if e.lockBad[l] {
+		return false
+	}
+	if ce := e.cellEv[l]; ce != nil {
+		for _, ev := range append(slices.Clone(ce.reads), ce.writes...) {
+			if !ev.sync {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cmpCell orders cells by object, then offset (for deterministic
+// iteration over maps keyed by cells).
 func cmpCell(a, b cellKey) int {
 	if a.obj != b.obj {
-		return a.obj - b.obj
+		return stdcmp.Compare(a.obj, b.obj)
 	}
-	return int(a.off - b.off)
+	return stdcmp.Compare(a.off, b.off)
 }
 
 // regionHints adds constraints implied by mutual exclusion: two regions of
@@ -251,18 +270,7 @@ func (e *enc) regionHints() {
 		byLock[r.lock] = append(byLock[r.lock], r)
 	}
 	for _, l := range slices.SortedFunc(maps.Keys(byLock), cmpCell) {
-		if e.lockBad[l] {
-			continue
-		}
-		ok := true
-		if ce := e.cellEv[l]; ce != nil {
-			for _, ev := range append(slices.Clone(ce.reads), ce.writes...) {
-				if !ev.sync {
-					ok = false
-				}
-			}
-		}
-		if !ok {
+		if !e.usableLock(l) {
 			continue
 		}
 		rs := byLock[l]
@@ -312,18 +320,7 @@ func (e *enc) collapsibleRegions(whole map[cellKey]bool) map[int]bool {
 	// locks usable at all: regular, cell touched only by lock operations
 	usable := map[cellKey]bool{}
 	for l := range e.lockSeen {
-		if e.lockBad[l] {
-			continue
-		}
-		ok := true
-		if ce := e.cellEv[l]; ce != nil {
-			for _, ev := range append(slices.Clone(ce.reads), ce.writes...) {
-				if !ev.sync {
-					ok = false
-				}
-			}
-		}
-		if ok {
+		if e.usableLock(l) {
 			usable[l] = true
 		}
 	}

@@ -436,21 +436,7 @@ func (e *enc) storeRet(c *ectx, v val, fr *frame) {
 }
 
 func (e *enc) storeRetCells(c *ectx, vals []val, fr *frame) {
-	p := *fr.retAddr
-	t := fr.retType
-	if t.IsScalar() {
-		e.store(c, p, t, vals[0], c.st.g)
-		return
-	}
-	for i, v := range vals {
-		ct := t.CellType(int64(i))
-		if ct.Kind == program.Void {
-			continue
-		}
-		q := p
-		q.t = bin("bvadd", p.t, bvc(e.offW, uint64(i)))
-		e.store(c, q, ct, v, c.st.g)
-	}
+	e.storeAt(c, *fr.retAddr, fr.retType, vals, c.st.g)
 }
 
 func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *stepRec, c *ectx) (*state, int) {
