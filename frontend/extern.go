@@ -276,47 +276,17 @@ func (fl *funcLowerer) literalArg(e cc.ExpressionNode, depth int) (string, bool)
 // literalArg returns the string literal an argument is, through
 // parentheses.
 func literalArg(e cc.ExpressionNode) (string, bool) {
-	for {
-		if c := passThrough(e); c != nil {
-			e = c
-			continue
-		}
-		switch x := e.(type) {
-		case *cc.PostfixExpression:
-			if x.Case == cc.PostfixExpressionPrimary {
-				e = x.PrimaryExpression
-				continue
-			}
-		case *cc.UnaryExpression:
-			if x.Case == cc.UnaryExpressionPostfix {
-				e = x.PostfixExpression
-				continue
-			}
-		case *cc.CastExpression:
-			if x.Case == cc.CastExpressionUnary {
-				e = x.UnaryExpression
-				continue
-			}
-		case *cc.ExpressionList:
-			if x.ExpressionList == nil {
-				e = x.AssignmentExpression
-				continue
-			}
-		case *cc.PrimaryExpression:
-			if x.Case == cc.PrimaryExpressionExpr {
-				e = x.ExpressionList
-				continue
-			}
-			s, ok := stringLit(x)
-			if ok {
-				if i := strings.IndexByte(s, 0); i >= 0 {
-					s = s[:i]
-				}
-			}
-			return s, ok
-		}
+	p, ok := strip(e).(*cc.PrimaryExpression)
+	if !ok {
 		return "", false
 	}
+	s, ok := stringLit(p)
+	if ok {
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			s = s[:i]
+		}
+	}
+	return s, ok
 }
 
 // stablePtr returns p, or a non-shared temporary holding p when p's value
