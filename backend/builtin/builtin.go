@@ -63,6 +63,9 @@ type Options struct {
 	BVClocks bool
 	// KeepFormula keeps the SMT-LIB2 text in Result.Log (for --dump).
 	KeepFormula bool
+	// NoSymmetry leaves out the ordering of symmetric thread instances
+	// (symmetry.go), e.g. to compare verdicts with and without it.
+	NoSymmetry bool
 }
 
 type builtinBackend struct{ opts Options }
@@ -213,6 +216,12 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	e, collapsed, err := encodeProgram(ctx, p, bounds, clockInt, inst, collapse)
 	if err != nil {
 		return nil, false, err
+	}
+	if !inst && !opts.NoSymmetry {
+		// Not for incremental instances: the unsat core of a forced check
+		// must be unsatisfiable for every run of P, not only for the
+		// canonical representatives the ordering keeps.
+		e.symmetry()
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)

@@ -47,7 +47,8 @@ type enc struct {
 	nframes      int
 	stepSeq      int
 	nassert      int
-	lockFn       map[string][2]int
+	lockFn       map[string]lockFunc
+	symGroups    int // groups of symmetric thread instances ordered (symmetry.go)
 	lockSeen     map[cellKey]bool
 	lockBad      map[cellKey]bool
 	collapse     map[cellKey]bool // lock regions run as one block
@@ -129,6 +130,7 @@ type state struct {
 	depth int
 	loops map[int][2]int // loop head pc -> {iterations, back-edge pc}
 	held  []heldLock     // locks held (analysis of lock regions)
+	mixed []cellKey      // locks held on some of the merged paths only (locks.go)
 	regs  []cellKey      // open collapsed lock regions
 }
 
@@ -142,7 +144,7 @@ type centry struct {
 
 func (st *state) fork(g *term) *state {
 	n := &state{g: g, mem: maps.Clone(st.mem), blk: st.blk, depth: st.depth, loops: maps.Clone(st.loops),
-		held: slices.Clone(st.held), regs: slices.Clone(st.regs)}
+		held: slices.Clone(st.held), mixed: slices.Clone(st.mixed), regs: slices.Clone(st.regs)}
 	if st.cache != nil {
 		n.cache = make(map[cellKey]*centry, len(st.cache))
 		for k, c := range st.cache {
@@ -652,8 +654,9 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 	if !slices.Equal(a.regs, b.regs) {
 		e.unsupported(pos, "paths with different lock regions meet")
 	}
+	held, mixed := mergeHeld(a, b)
 	r := &state{g: e.name(or(a.g, b.g)), mem: map[cellKey]val{}, blk: a.blk, depth: a.depth, loops: maps.Clone(a.loops),
-		held: e.mergeHeld(a.held, b.held), regs: slices.Clone(a.regs)}
+		held: held, mixed: mixed, regs: slices.Clone(a.regs)}
 	for k, n := range b.loops {
 		if m, ok := r.loops[k]; !ok || n[0] > m[0] {
 			r.loops[k] = n

@@ -389,8 +389,22 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 				try(int64(p.t.v))
 			}
 		} else {
-			for k := int64(0); k < o.ncells; k++ {
+			lim := o.ncells
+			if !o.symCount && lim > e.varIndexCap() {
+				lim = e.varIndexCap()
+			}
+			for k := int64(0); k < lim; k++ {
 				try(k)
+			}
+			if lim < o.ncells {
+				// cells a variable index reaches beyond the cap: not
+				// modelled, an access there makes the check UNKNOWN
+				beyond := and(oc, cmp("bvuge", p.t, bvc(e.offW, uint64(lim))), cmp("bvult", p.t, bvc(e.offW, uint64(o.ncells))))
+				if !isFalse(beyond) {
+					beyond = e.name(beyond)
+					valid = append(valid, beyond)
+					e.badIf(c, and(g, beyond), fmt.Sprintf("access to %s at a variable index of %d or more (of its %d cells, the first %d are modelled for variable indices at these bounds)", o.name, lim, o.ncells, lim))
+				}
 			}
 		}
 		if o.symCount {

@@ -46,13 +46,24 @@ type region struct {
 	relG     *term // the lock was released
 }
 
-// lockFuncs recognises user-defined atomic lock functions:
+// lockFunc is a user-defined atomic lock function: what it does (kind) to
+// which lock cell: the global gid, or, when gid < 0, the global whose
+// address is the call's only argument.
+type lockFunc struct {
+	kind int
+	gid  int
+}
+
+// lockFuncs recognises user-defined atomic lock functions, on a global L or
+// on the integer a pointer parameter m points to (the pthread-ext tasks'
+// __VERIFIER_atomic_acquire(&m)):
 //
 //	acquire: assume(L == 0); L = 1;   release: [assume(...L...);] L = 0;
-func (e *enc) lockFuncs() map[string][2]int {
-	out := map[string][2]int{}
+//	acquire: assume(*m == 0); *m = 1;   release: [assume(...*m...);] *m = 0;
+func (e *enc) lockFuncs() map[string]lockFunc {
+	out := map[string]lockFunc{}
 	for _, f := range e.p.Funcs {
-		if !f.Atomic || len(f.Params) != 0 {
+		if !f.Atomic || len(f.Params) > 1 {
 			continue
 		}
 		var ins []*program.Instr
@@ -69,55 +80,97 @@ func (e *enc) lockFuncs() map[string][2]int {
 		if last.Op != program.OpAssign {
 			continue
 		}
-		r, ok := last.Lhs.(*program.Ref)
-		c, ok2 := last.Rhs.(*program.Const)
-		if !ok || !ok2 || r.Local || !r.T.IsInteger() || (c.V != 0 && c.V != 1) {
+		c, ok := last.Rhs.(*program.Const)
+		if !ok || !last.Lhs.Type().IsInteger() || (c.V != 0 && c.V != 1) {
 			continue
 		}
-		g := e.globals[r.Name]
-		if g == nil {
+		isCell := func(x program.Expr) bool { return lockCellExpr(f, x) }
+		if !isCell(last.Lhs) {
 			continue
+		}
+		lf := lockFunc{gid: -1}
+		if r, ok := last.Lhs.(*program.Ref); ok {
+			g := e.globals[r.Name]
+			if g == nil {
+				continue
+			}
+			lf.gid = g.id
 		}
 		if len(ins) == 2 {
 			a := ins[0]
-			if a.Op != program.OpAssume {
-				continue
-			}
-			refs := program.Refs(a.Rhs)
-			if len(refs) != 1 || refs[0].Name != r.Name || refs[0].Local {
+			if a.Op != program.OpAssume || !onlyCell(a.Rhs, isCell) {
 				continue
 			}
 		}
 		if c.V == 1 {
 			// acquire must wait for the lock to be free
-			if len(ins) != 2 || !isEqZero(ins[0].Rhs, r.Name) {
+			if len(ins) != 2 || !isEqZero(ins[0].Rhs, isCell) {
 				continue
 			}
-			out[f.Name] = [2]int{lockAcquire, g.id}
+			lf.kind = lockAcquire
 		} else {
-			out[f.Name] = [2]int{lockRelease, g.id}
+			lf.kind = lockRelease
 		}
+		out[f.Name] = lf
 	}
 	return out
 }
 
-func isEqZero(x program.Expr, name string) bool {
+// lockCellExpr says whether x is the lock cell of a candidate lock function
+// f: a global when f has no parameter, *m for f's pointer parameter m.
+func lockCellExpr(f *program.Func, x program.Expr) bool {
+	if len(f.Params) == 0 {
+		r, ok := x.(*program.Ref)
+		return ok && !r.Local
+	}
+	d, ok := x.(*program.Deref)
+	if !ok {
+		return false
+	}
+	r, ok := d.X.(*program.Ref)
+	return ok && r.Local && r.Name == f.Params[0].Name
+}
+
+// onlyCell says whether the lock cell is the only memory x reads.
+func onlyCell(x program.Expr, isCell func(program.Expr) bool) bool {
+	ok := true
+	var walk func(y program.Expr)
+	walk = func(y program.Expr) {
+		switch z := y.(type) {
+		case *program.Const:
+		case *program.Cast:
+			walk(z.X)
+		case *program.Unary:
+			walk(z.X)
+		case *program.Binary:
+			walk(z.X)
+			walk(z.Y)
+		default:
+			if !isCell(y) {
+				ok = false
+			}
+		}
+	}
+	walk(x)
+	return ok
+}
+
+func stripCasts(x program.Expr) program.Expr {
+	for {
+		c, ok := x.(*program.Cast)
+		if !ok {
+			return x
+		}
+		x = c.X
+	}
+}
+
+func isEqZero(x program.Expr, isCell func(program.Expr) bool) bool {
 	b, ok := x.(*program.Binary)
 	if !ok || b.Op != program.Eq {
 		return false
 	}
-	isRef := func(y program.Expr) bool {
-		for {
-			switch z := y.(type) {
-			case *program.Cast:
-				y = z.X
-			case *program.Ref:
-				return z.Name == name && !z.Local
-			default:
-				return false
-			}
-		}
-	}
+	isRef := func(y program.Expr) bool { return isCell(stripCasts(y)) }
 	isZero := func(y program.Expr) bool {
 		c, ok := y.(*program.Const)
 		return ok && c.V == 0
@@ -148,9 +201,25 @@ func (e *enc) lockOpOf(in *program.Instr) (int, cellKey, bool) {
 		if !ok || in.Lhs != nil {
 			return 0, cellKey{}, false
 		}
-		if lf, ok := e.lockFn[fr.Name]; ok {
-			return lf[0], cellKey{lf[1], 0}, true
+		lf, ok := e.lockFn[fr.Name]
+		if !ok {
+			return 0, cellKey{}, false
 		}
+		if lf.gid >= 0 {
+			return lf.kind, cellKey{lf.gid, 0}, true
+		}
+		if len(in.Args) != 1 {
+			return 0, cellKey{}, false
+		}
+		a, ok := stripCasts(in.Args[0]).(*program.AddrOf)
+		if !ok {
+			return 0, cellKey{}, false
+		}
+		r, ok := a.X.(*program.Ref)
+		if !ok || r.Local || e.globals[r.Name] == nil || !r.T.IsInteger() {
+			return 0, cellKey{}, false
+		}
+		return lf.kind, cellKey{e.globals[r.Name].id, 0}, true
 	}
 	return 0, cellKey{}, false
 }
@@ -170,26 +239,64 @@ func heldIndex(hs []heldLock, c cellKey) int {
 	return -1
 }
 
-// mergeHeld intersects the held locks of two paths; locks held on one path
-// only are disqualified.
-func (e *enc) mergeHeld(a, b []heldLock) []heldLock {
-	var out []heldLock
-	for _, h := range a {
-		if i := heldIndex(b, h.cell); i >= 0 {
-			if b[i].reg != h.reg {
-				e.lockBad[h.cell] = true
+// mergeHeld intersects the held locks of two paths. The locks held on one
+// path only, or in different regions, are returned as mixed: the merged
+// state does not know whether they are held. That is harmless while it
+// only passes skips, unconditional jumps and constant assertions, typically
+// on the way to assert(0), after which the path is dead; any other step
+// disqualifies them (settleMixed).
+func mergeHeld(a, b *state) (held []heldLock, mixed []cellKey) {
+	mixed = slices.Clone(a.mixed)
+	for _, c := range b.mixed {
+		if !slices.Contains(mixed, c) {
+			mixed = append(mixed, c)
+		}
+	}
+	addMixed := func(c cellKey) {
+		if !slices.Contains(mixed, c) {
+			mixed = append(mixed, c)
+		}
+	}
+	for _, h := range a.held {
+		if i := heldIndex(b.held, h.cell); i >= 0 {
+			if b.held[i].reg != h.reg {
+				addMixed(h.cell)
 			}
-			out = append(out, h)
+			held = append(held, h)
 		} else {
-			e.lockBad[h.cell] = true
+			addMixed(h.cell)
 		}
 	}
-	for _, h := range b {
-		if heldIndex(a, h.cell) < 0 {
-			e.lockBad[h.cell] = true
+	for _, h := range b.held {
+		if heldIndex(a.held, h.cell) < 0 {
+			addMixed(h.cell)
 		}
 	}
-	return out
+	return held, mixed
+}
+
+// settleMixed disqualifies the mixed locks of st (see mergeHeld) unless in
+// is harmless for them.
+func (e *enc) settleMixed(st *state, in *program.Instr) {
+	if len(st.mixed) == 0 {
+		return
+	}
+	switch in.Op {
+	case program.OpSkip:
+		return
+	case program.OpGoto:
+		if in.Rhs == nil {
+			return
+		}
+	case program.OpAssert:
+		if _, ok := in.Rhs.(*program.Const); ok {
+			return
+		}
+	}
+	for _, c := range st.mixed {
+		e.lockBad[c] = true
+	}
+	st.mixed = nil
 }
 
 // collapsible returns the locks whose regions may run as one block.

@@ -230,6 +230,7 @@ func (e *enc) step(fc *funcCtx, st *state, pc int) (*state, int) {
 	e.tick()
 	fr := fc.fr
 	in := fr.fn.Body[pc]
+	e.settleMixed(st, in)
 	kind, lk, isLock := e.lockOpOf(in)
 	prevSync := e.inSync
 	defer func() { e.inSync = prevSync }()
@@ -337,6 +338,11 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 		rec.assert = cv
 		e.addStep(rec, st)
 		e.asserts = append(e.asserts, rec)
+		// A run ends at a violated assertion (interp), so the thread goes
+		// on only where it holds, as in CBMC. After assert(0) (the lowering
+		// of __VERIFIER_error) the path is dead: it neither meets other
+		// paths nor keeps a lock region open.
+		st.g = e.name(and(st.g, cv))
 		e.endInstr(st)
 	case program.OpGoto:
 		return e.gotoStep(fc, st, pc, in, rec, c)
@@ -514,6 +520,17 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 func (e *enc) heapCap(ec int64) int64 {
 	n := min(max(int64(16), 4*int64(e.unwind())), 256)
 	return max(1, min(n, maxCells/ec))
+}
+
+// varIndexCap is the number of cells of an array modelled for accesses at
+// a variable index: max(64, 8 × unwind). A large array indexed by a shared
+// counter (the stack and queue tasks: 800 cells) otherwise costs one event
+// per cell and access, while the runs within the bounds touch a few cells.
+// Accesses at constant indices are modelled everywhere; a run that reaches
+// a cell beyond the cap at a variable index is an invalid access (enc.bad),
+// so the check says UNKNOWN instead of a verdict that could be wrong.
+func (e *enc) varIndexCap() int64 {
+	return max(int64(64), 8*int64(e.unwind()))
 }
 
 func (e *enc) unwind() int {

@@ -1,0 +1,125 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv/backend"
+)
+
+// TestSymmetry checks that the ordering of symmetric thread instances
+// applies where it should and keeps every verdict: on each testdata program
+// whose encoding orders a group, the verdicts with and without the
+// ordering agree, and agree with the expected one when definite.
+func TestSymmetry(t *testing.T) {
+	needZ3(t)
+	files, _ := filepath.Glob("../../testdata/progs/*.c")
+	if len(files) == 0 {
+		t.Skip("no testdata/progs")
+	}
+	ordered := map[string]bool{}
+	for _, f := range files {
+		name := filepath.Base(f)
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, b := expectations(string(src))
+		p, err := lowerTimeout(f, 20*time.Second)
+		if err != nil {
+			continue
+		}
+		e, _, err := encodeProgram(context.Background(), p, b, true, false, true)
+		if err != nil {
+			continue
+		}
+		e.symmetry()
+		if e.symGroups == 0 {
+			continue
+		}
+		ordered[name] = true
+		t.Run(name, func(t *testing.T) {
+			var got [2]backend.Verdict
+			for i, noSym := range []bool{false, true} {
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				res, err := New(Options{NoSymmetry: noSym}).Check(ctx, p, b)
+				cancel()
+				if err != nil {
+					t.Fatalf("NoSymmetry=%v: %v", noSym, err)
+				}
+				got[i] = res.Verdict
+			}
+			if got[0] != got[1] {
+				t.Fatalf("with the symmetry ordering %v, without %v", got[0], got[1])
+			}
+			if (want == "safe") != (got[0] == backend.Safe) {
+				t.Fatalf("%v, expected %s", got[0], want)
+			}
+		})
+	}
+	for _, name := range []string{"symmetric_roles_unsafe.c", "symmetric_roles_safe.c", "user_lock_param_unsafe.c", "user_lock_param_safe.c"} {
+		if !ordered[name] {
+			t.Errorf("%s: no symmetric group ordered", name)
+		}
+	}
+	// no ordering when the handle is read (here by a join)
+	p := lower(t, "sym_join", `
+int x;
+void *w(void *a) { x = x + 1; return 0; }
+int main() { pthread_t t[2]; int i; for (i = 0; i < 2; i++) pthread_create(&t[i], 0, w, 0);
+  pthread_join(t[0], 0); return 0; }`)
+	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.symmetry(); e.symGroups != 0 {
+		t.Errorf("ordered instances whose handles are read")
+	}
+}
+
+// TestLockFuncParam checks the recognition of atomic lock functions on a
+// pointer parameter, and that a path ending in assert(0) with a lock held
+// does not disqualify the lock.
+func TestLockFuncParam(t *testing.T) {
+	needZ3(t)
+	for _, name := range []string{"user_lock_param_unsafe.c", "user_lock_param_safe.c"} {
+		f := filepath.Join("../../testdata/progs", name)
+		p, err := lowerTimeout(f, 20*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(e.lockFn) != 2 || len(e.lockSeen) != 2 {
+			t.Errorf("%s: lock functions %v, locks seen %v; want acquire and release on mutexa and mutexb", name, e.lockFn, e.lockSeen)
+		}
+		for l, bad := range e.lockBad {
+			if bad {
+				t.Errorf("%s: lock %v disqualified", name, l)
+			}
+		}
+	}
+}
+
+// TestVarIndexCap checks the cap on the cells of a large array modelled for
+// variable indices: within the cap the verdicts are exact, and a run that
+// reaches a cell beyond it gives UNKNOWN, never a verdict.
+func TestVarIndexCap(t *testing.T) {
+	const prog = `
+int a[800]; int top;
+void *w(void *x) { int i; for (i = 0; i < 3; i++) { int t = top; a[t] = t + 1; top = t + 1; } return 0; }
+int main() { pthread_t t1; pthread_create(&t1, 0, w, 0); int k = __VERIFIER_nondet_int();
+  __VERIFIER_assume(0 <= k && k < %s); assert(%s); return 0; }`
+	runCTests(t, []ctest{
+		{name: "cap_safe", src: fmt.Sprintf(prog, "800", "a[k] == 0 || a[k] == k + 1"), want: backend.Unknown, unwind: 4, reason: "variable index of 64 or more"},
+		{name: "cap_safe_small", src: fmt.Sprintf(prog, "40", "a[k] == 0 || a[k] == k + 1"), want: backend.Safe, unwind: 4},
+		{name: "cap_unsafe", src: fmt.Sprintf(prog, "40", "a[k] != 3"), want: backend.Unsafe, unwind: 4},
+		{name: "cap_const", src: fmt.Sprintf(prog, "1", "a[700] == 0"), want: backend.Safe, unwind: 4},
+	})
+}
