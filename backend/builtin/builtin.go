@@ -201,10 +201,18 @@ func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 }
 
 // newSession encodes p (with instance keys when inst is set, for
-// incremental instances; with lock regions collapsed when collapse is set
-// and possible) and loads the formula into a fresh solver. collapsed says
-// whether the encoding collapses lock regions.
-func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options, inst, collapse bool) (s *Session, collapsed bool, err error) {
+// incremental instances; with the reductions when reduce is set: lock
+// regions collapsed where possible and, except for instances, busy waits
+// executed once (spin.go) and symmetric thread instances ordered
+// (symmetry.go)) and loads the formula into a fresh solver. reduced says
+// whether the encoding applies a reduction, i.e. represents some runs of p
+// by others.
+//
+// Instances keep every step instance of the runs they represent: the keys
+// of an abstraction's run must exist in P's encoding (TestInstanceKeysPandA),
+// which a busy wait executed once, or a permutation of thread instances,
+// would break.
+func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options, inst, reduce bool) (s *Session, reduced bool, err error) {
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
 	}
@@ -213,20 +221,18 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	if len(opts.Solver) > 0 && strings.Contains(opts.Solver[0], "boolector") {
 		clockInt = false
 	}
-	e, collapsed, err := encodeProgram(ctx, p, bounds, clockInt, inst, collapse)
+	e, reduced, err := encodeProgram(ctx, p, bounds, clockInt, inst, reduce)
 	if err != nil {
 		return nil, false, err
 	}
-	if !inst && !opts.NoSymmetry {
-		// Not for incremental instances: the unsat core of a forced check
-		// must be unsatisfiable for every run of P, not only for the
-		// canonical representatives the ordering keeps.
+	if reduce && !inst && !opts.NoSymmetry {
 		e.symmetry()
+		reduced = reduced || e.symGroups > 0
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)
 	s.queries()
-	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "instance", inst, "collapsed", collapsed, "time", s.encode)
+	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "instance", inst, "reduced", reduced, "time", s.encode)
 	if err := ctx.Err(); err != nil {
 		return nil, false, &program.Error{Kind: program.Timeout, Err: err}
 	}
@@ -257,23 +263,24 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		return nil, false, err
 	}
 	e.out.Reset()
-	return s, collapsed, nil
+	return s, reduced, nil
 }
 
 // encodeProgram runs the symbolic execution and the concurrency encoding
-// (with instance keys when inst is set): first plainly, then, when collapse
-// is set and lock regions can be collapsed, again with them collapsed
-// (falling back to the plain encoding if that fails).
-func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, collapse bool) (*enc, bool, error) {
-	plain, err := encodeOnce(ctx, p, bounds, clockInt, inst, nil, nil)
+// (with instance keys when inst is set): first plainly (busy waits executed
+// once when reduce is set), then, when reduce is set and lock regions can
+// be collapsed, again with them collapsed (falling back to the first
+// encoding if that fails). reduced says whether a reduction was applied.
+func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, reduce bool) (*enc, bool, error) {
+	plain, err := encodeOnce(ctx, p, bounds, clockInt, inst, reduce, nil, nil)
 	if err != nil {
 		return nil, false, err
 	}
-	if collapse {
+	if reduce {
 		coll := plain.collapsible()
 		regs := plain.collapsibleRegions(coll)
 		if len(coll) > 0 || len(regs) > 0 {
-			if c, err := encodeOnce(ctx, p, bounds, clockInt, inst, coll, regs); err == nil {
+			if c, err := encodeOnce(ctx, p, bounds, clockInt, inst, reduce, coll, regs); err == nil {
 				if err := c.finishSafe(); err == nil {
 					return c, true, nil
 				}
@@ -283,7 +290,7 @@ func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bound
 	if err := ctx.Err(); err != nil {
 		return nil, false, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
 	}
-	return plain, false, plain.finishSafe()
+	return plain, plain.spinUsed, plain.finishSafe()
 }
 
 func (e *enc) finishSafe() (err error) {
@@ -305,7 +312,7 @@ func recovered(r any) error {
 
 // encodeOnce runs the symbolic execution, repeated when pointers of unknown
 // target meet objects created later.
-func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
+func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, reduce bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, err = nil, recovered(r)
@@ -318,6 +325,7 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		if inst {
 			e.inst = newInstHooks(p)
 		}
+		e.reduce = reduce
 		e.collapse = collapse
 		e.collapseRegs = regs
 		e.prev = prev

@@ -48,7 +48,10 @@ type enc struct {
 	stepSeq      int
 	nassert      int
 	lockFn       map[string]lockFunc
-	symGroups    int // groups of symmetric thread instances ordered (symmetry.go)
+	symGroups    int                            // groups of symmetric thread instances ordered (symmetry.go)
+	reduce       bool                           // apply the reductions (spin.go; collapse and symmetry are decided by the caller)
+	spin         map[*program.Func]map[int]bool // back edges of busy-wait loops (spin.go)
+	spinUsed     bool                           // a busy wait was executed once
 	lockSeen     map[cellKey]bool
 	lockBad      map[cellKey]bool
 	collapse     map[cellKey]bool // lock regions run as one block

@@ -87,14 +87,16 @@ package builtin
 // # Reductions and soundness
 //
 // Lock-region collapsing (locks.go) is a reduction: it keeps the reachable
-// violations of a program, not all its interleavings. An instance starts
-// collapsed. CheckForced and Check before any exclusion are sound on the
-// reduced encoding (every violation of P has a representative run in it,
-// which satisfies F of its own sequence). Excluding sequences is only sound
-// when every run of the abstraction is represented (a violation of P whose
-// sequence was never excluded must stay reachable in A), so the first
-// Exclude re-encodes the instance once without collapsing and keeps that
-// encoding.
+// violations of a program, not all its runs (the other reductions of plain
+// checks, spin.go and symmetry.go, are not applied to instances: see
+// newSession). An instance starts reduced. CheckForced and Check before any exclusion are
+// sound on the reduced encoding (every violation of P has a representative
+// run in it, which satisfies F of its own sequence, and a core of a forced
+// check is unsatisfiable with every representative). Excluding sequences is
+// only sound when every run of the abstraction is represented (a violation
+// of P whose sequence was never excluded must stay reachable in A), so the
+// first Exclude re-encodes the instance once without reductions and keeps
+// that encoding.
 
 import (
 	"context"
@@ -198,25 +200,25 @@ func (h *instHooks) thread(child *thread, spawn *stepRec) {
 
 // instance implements backend.Instance on a Session.
 type instance struct {
-	ctx       context.Context
-	p         *program.Program
-	bounds    backend.Bounds
-	opts      Options
-	s         *Session
-	collapsed bool // the encoding collapses lock regions (see the package comment of this file)
-	excluded  []backend.Blocker
-	nf        int // fresh names of assumption literals
-	broken    error
+	ctx      context.Context
+	p        *program.Program
+	bounds   backend.Bounds
+	opts     Options
+	s        *Session
+	reduced  bool // the encoding applies reductions (see the package comment of this file)
+	excluded []backend.Blocker
+	nf       int // fresh names of assumption literals
+	broken   error
 }
 
 // Open encodes p once and keeps it in a live solver (backend.Incremental).
 func (b *builtinBackend) Open(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Instance, error) {
 	bounds = b.effective(bounds)
-	s, collapsed, err := newSession(ctx, p, bounds, b.opts, true, true)
+	s, reduced, err := newSession(ctx, p, bounds, b.opts, true, true)
 	if err != nil {
 		return nil, err
 	}
-	return &instance{ctx: ctx, p: p, bounds: bounds, opts: b.opts, s: s, collapsed: collapsed}, nil
+	return &instance{ctx: ctx, p: p, bounds: bounds, opts: b.opts, s: s, reduced: reduced}, nil
 }
 
 func (in *instance) Close() error {
@@ -436,7 +438,7 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 }
 
 // Exclude asserts ¬b for all later checks. The first exclusion on a
-// collapsed encoding re-encodes the program without collapsing (see the
+// reduced encoding re-encodes the program without reductions (see the
 // comment at the top of this file).
 func (in *instance) Exclude(b backend.Blocker) error {
 	if in.broken != nil {
@@ -446,14 +448,14 @@ func (in *instance) Exclude(b backend.Blocker) error {
 		return program.Errorf(program.Internal, "instance is closed")
 	}
 	in.excluded = append(in.excluded, slices.Clone(b))
-	if in.collapsed {
-		s, collapsed, err := newSession(in.ctx, in.p, in.bounds, in.opts, true, false)
+	if in.reduced {
+		s, reduced, err := newSession(in.ctx, in.p, in.bounds, in.opts, true, false)
 		if err != nil {
 			in.broken = err
 			return err
 		}
 		in.s.Close()
-		in.s, in.collapsed = s, collapsed
+		in.s, in.reduced = s, reduced
 		for _, x := range in.excluded {
 			if err := in.exclude1(x); err != nil {
 				return err

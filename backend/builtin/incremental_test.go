@@ -228,15 +228,15 @@ func openInst(t *testing.T, p *program.Program, b backend.Bounds) *instance {
 	return bi.(*instance)
 }
 
-func openUncollapsed(t *testing.T, p *program.Program, b backend.Bounds) *instance {
+func openUnreduced(t *testing.T, p *program.Program, b backend.Bounds) *instance {
 	t.Helper()
 	needZ3(t)
-	s, collapsed, err := newSession(context.Background(), p, b, Options{}, true, false)
+	s, reduced, err := newSession(context.Background(), p, b, Options{}, true, false)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return &instance{ctx: context.Background(), p: p, bounds: b, s: s, collapsed: collapsed}
+	return &instance{ctx: context.Background(), p: p, bounds: b, s: s, reduced: reduced}
 }
 
 func replays(t *testing.T, p *program.Program, r backend.Result) {
@@ -265,7 +265,7 @@ func TestCheckForced(t *testing.T) {
 			// Forcing an arbitrary run's sequence needs every interleaving:
 			// the uncollapsed encodings (a collapsed lock region is a
 			// reduction, complete for violations but not for sequences).
-			fp, fa := openUncollapsed(t, p, b), openUncollapsed(t, a, b)
+			fp, fa := openUnreduced(t, p, b), openUnreduced(t, a, b)
 			visible := reconstruct.SharedVisible(a)
 			var runs []*program.Run
 			r, keys, err := ip.Check(ctx)

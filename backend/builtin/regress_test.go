@@ -253,7 +253,7 @@ int main(int argc, char *argv[]) {
 }`)
 	ctx := context.Background()
 	b := backend.Bounds{Unwind: 2}
-	in := openUncollapsed(t, p, b)
+	in := openUnreduced(t, p, b)
 	r, keys, err := in.Check(ctx)
 	if err != nil || r.Verdict != backend.Unsafe {
 		t.Fatalf("check: %v %v", r.Verdict, err)
