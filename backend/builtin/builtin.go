@@ -196,23 +196,26 @@ func (s *Session) solveRun(assume []string) (r smt.Result, pushes int, reason st
 
 // NewSession encodes p and loads the formula into a fresh solver.
 func NewSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options) (*Session, error) {
-	s, _, err := newSession(ctx, p, bounds, opts, false, true)
+	s, _, err := newSession(ctx, p, bounds, opts, false, redAll)
 	return s, err
 }
 
+// reductions are the ways an encoding may represent some runs of a program
+// by others while keeping every reachable violation.
+type reductions uint8
+
+const (
+	redCollapse reductions = 1 << iota // lock regions run as one block (locks.go)
+	redSpin                            // busy waits executed once (spin.go)
+	redSym                             // symmetric thread instances ordered (symmetry.go)
+	redAll      = redCollapse | redSpin | redSym
+)
+
 // newSession encodes p (with instance keys when inst is set, for
-// incremental instances; with the reductions when reduce is set: lock
-// regions collapsed where possible and, except for instances, busy waits
-// executed once (spin.go) and symmetric thread instances ordered
-// (symmetry.go)) and loads the formula into a fresh solver. reduced says
-// whether the encoding applies a reduction, i.e. represents some runs of p
-// by others.
-//
-// Instances keep every step instance of the runs they represent: the keys
-// of an abstraction's run must exist in P's encoding (TestInstanceKeysPandA),
-// which a busy wait executed once, or a permutation of thread instances,
-// would break.
-func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options, inst, reduce bool) (s *Session, reduced bool, err error) {
+// incremental instances; with the reductions of red where they apply) and
+// loads the formula into a fresh solver. applied says which reductions the
+// encoding applies.
+func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options, inst bool, red reductions) (s *Session, applied reductions, err error) {
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
 	}
@@ -221,24 +224,25 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	if len(opts.Solver) > 0 && strings.Contains(opts.Solver[0], "boolector") {
 		clockInt = false
 	}
-	e, reduced, err := encodeProgram(ctx, p, bounds, clockInt, inst, reduce)
+	e, applied, err := encodeProgram(ctx, p, bounds, clockInt, inst, red)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
-	if reduce && !inst && !opts.NoSymmetry {
-		e.symmetry()
-		reduced = reduced || e.symGroups > 0
+	if red&redSym != 0 && !opts.NoSymmetry {
+		if e.symmetry(); e.symGroups > 0 {
+			applied |= redSym
+		}
 	}
 	s.enc = e
 	s.encode = time.Since(s.start)
 	s.queries()
-	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "instance", inst, "reduced", reduced, "time", s.encode)
+	opts.Logger.Debug("encoded", "threads", len(e.threads), "events", len(e.events), "bytes", e.out.Len(), "instance", inst, "reductions", applied, "time", s.encode)
 	if err := ctx.Err(); err != nil {
-		return nil, false, &program.Error{Kind: program.Timeout, Err: err}
+		return nil, 0, &program.Error{Kind: program.Timeout, Err: err}
 	}
 	sv, err := smt.Start(ctx, opts.Solver, opts.Logger)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	if opts.KeepFormula {
 		sv.KeepTranscript()
@@ -249,7 +253,7 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		// must come before the first assertion.
 		if err := sv.EnableCores(); err != nil {
 			sv.Close()
-			return nil, false, err
+			return nil, 0, err
 		}
 	}
 	if isZ3(opts.Solver) && clockInt {
@@ -260,37 +264,42 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	}
 	if err := sv.Send(e.out.String()); err != nil {
 		sv.Close()
-		return nil, false, err
+		return nil, 0, err
 	}
 	e.out.Reset()
-	return s, reduced, nil
+	return s, applied, nil
 }
 
 // encodeProgram runs the symbolic execution and the concurrency encoding
-// (with instance keys when inst is set): first plainly (busy waits executed
-// once when reduce is set), then, when reduce is set and lock regions can
-// be collapsed, again with them collapsed (falling back to the first
-// encoding if that fails). reduced says whether a reduction was applied.
-func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, reduce bool) (*enc, bool, error) {
-	plain, err := encodeOnce(ctx, p, bounds, clockInt, inst, reduce, nil, nil)
+// (with instance keys when inst is set): first plainly (with busy waits
+// executed once if red has redSpin), then, if red has redCollapse and lock
+// regions can be collapsed, again with them collapsed (falling back to the
+// first encoding if that fails). applied says which reductions were
+// applied (symmetry is added by newSession).
+func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst bool, red reductions) (e *enc, applied reductions, err error) {
+	spin := red&redSpin != 0
+	plain, err := encodeOnce(ctx, p, bounds, clockInt, inst, spin, nil, nil)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
-	if reduce {
+	if plain.spinUsed {
+		applied |= redSpin
+	}
+	if red&redCollapse != 0 {
 		coll := plain.collapsible()
 		regs := plain.collapsibleRegions(coll)
 		if len(coll) > 0 || len(regs) > 0 {
-			if c, err := encodeOnce(ctx, p, bounds, clockInt, inst, reduce, coll, regs); err == nil {
+			if c, err := encodeOnce(ctx, p, bounds, clockInt, inst, spin, coll, regs); err == nil {
 				if err := c.finishSafe(); err == nil {
-					return c, true, nil
+					return c, applied | redCollapse, nil
 				}
 			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, false, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
+		return nil, 0, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
 	}
-	return plain, plain.spinUsed, plain.finishSafe()
+	return plain, applied, plain.finishSafe()
 }
 
 func (e *enc) finishSafe() (err error) {
@@ -312,7 +321,7 @@ func recovered(r any) error {
 
 // encodeOnce runs the symbolic execution, repeated when pointers of unknown
 // target meet objects created later.
-func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, reduce bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
+func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst, spin bool, collapse map[cellKey]bool, regs map[int]bool) (e *enc, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, err = nil, recovered(r)
@@ -325,7 +334,7 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		if inst {
 			e.inst = newInstHooks(p)
 		}
-		e.reduce = reduce
+		e.spinOK = spin
 		e.collapse = collapse
 		e.collapseRegs = regs
 		e.prev = prev

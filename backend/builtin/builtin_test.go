@@ -336,7 +336,7 @@ int main() { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, 
 		{"w != 1", backend.Unsafe},
 	} {
 		p := lower(t, "regions", fmt.Sprintf(prog, tc.cond))
-		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, true)
+		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, redAll)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +353,7 @@ int main() { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, 
 int x; pthread_mutex_t m;
 void *t(void *a) { pthread_mutex_lock(&m); int l = x; x = l + 1; pthread_mutex_unlock(&m); return 0; }
 int main() { pthread_t a; pthread_create(&a, 0, t, 0); int l = x; x = l + 5; pthread_join(a, 0); assert(x != 1); return 0; }`)
-	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, true)
+	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, redAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +423,7 @@ func BenchmarkEncode(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 5}, true, false, true)
+				e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 5}, true, false, redAll)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -451,7 +451,7 @@ int main() { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, 
 		{"v != 1", backend.Unsafe},
 	} {
 		p := lower(t, "racy_regions", fmt.Sprintf(prog, tc.cond))
-		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, true)
+		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, redAll)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ func TestEncodingDeterministic(t *testing.T) {
 		b := backend.Bounds{Unwind: max(pr.Unwind, 2)}
 		var first string
 		for i := 0; i < 4; i++ {
-			e, _, err := encodeProgram(context.Background(), p, b, true, false, true)
+			e, _, err := encodeProgram(context.Background(), p, b, true, false, redAll)
 			if err != nil {
 				t.Fatalf("%s: %v", pr.Name, err)
 			}
@@ -39,7 +39,7 @@ func TestEncodingMemout(t *testing.T) {
 	MaxFormulaBytes = 1 << 10
 	defer func() { MaxFormulaBytes = old }()
 	p := lowerProg(t, prs[len(prs)-1])
-	_, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, true)
+	_, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, redAll)
 	if program.KindOf(err) != program.Memout {
 		t.Fatalf("got %v, want an out-of-memory error", err)
 	}

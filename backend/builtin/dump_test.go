@@ -18,7 +18,7 @@ func TestDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 5}, os.Getenv("CEGPV_BV") == "", false, true)
+	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 5}, os.Getenv("CEGPV_BV") == "", false, redAll)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ type enc struct {
 	nassert      int
 	lockFn       map[string]lockFunc
 	symGroups    int                            // groups of symmetric thread instances ordered (symmetry.go)
-	reduce       bool                           // apply the reductions (spin.go; collapse and symmetry are decided by the caller)
+	spinOK       bool                           // execute busy waits once (spin.go)
 	spin         map[*program.Func]map[int]bool // back edges of busy-wait loops (spin.go)
 	spinUsed     bool                           // a busy wait was executed once
 	lockSeen     map[cellKey]bool

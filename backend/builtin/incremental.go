@@ -86,17 +86,30 @@ package builtin
 //
 // # Reductions and soundness
 //
-// Lock-region collapsing (locks.go) is a reduction: it keeps the reachable
-// violations of a program, not all its runs (the other reductions of plain
-// checks, spin.go and symmetry.go, are not applied to instances: see
-// newSession). An instance starts reduced. CheckForced and Check before any exclusion are
-// sound on the reduced encoding (every violation of P has a representative
-// run in it, which satisfies F of its own sequence, and a core of a forced
-// check is unsatisfiable with every representative). Excluding sequences is
-// only sound when every run of the abstraction is represented (a violation
-// of P whose sequence was never excluded must stay reachable in A), so the
-// first Exclude re-encodes the instance once without reductions and keeps
-// that encoding.
+// Lock-region collapsing (locks.go), executing busy waits once (spin.go)
+// and ordering symmetric thread instances (symmetry.go) are reductions:
+// they keep the reachable violations of a program, not all its runs. An
+// instance starts with all three.
+//
+//   - Check before any exclusion is sound on a reduced encoding: every
+//     violation has a representative run in it.
+//   - CheckForced is sound on a collapsed encoding: every violation of P
+//     has a representative run in it, which satisfies F of its own
+//     sequence, and a core of a forced check is unsatisfiable with every
+//     representative. But the keys of A's runs must name step instances
+//     that P's encoding has (Instance: a missing key makes its atoms
+//     false): a busy wait executed once drops the instances of the
+//     iterations that go round, and A's run may go round where P's
+//     representative does not. So the first CheckForced re-encodes without
+//     the other two reductions.
+//   - Excluding sequences is only sound when every run of the abstraction
+//     is represented (a violation of P whose sequence was never excluded
+//     must stay reachable in A), so the first Exclude re-encodes the
+//     instance without reductions and keeps that encoding.
+//
+// The controller opens the original program P as an instance only for
+// forced checks, and A for checks and exclusions, so each is encoded at
+// most twice.
 
 import (
 	"context"
@@ -205,7 +218,7 @@ type instance struct {
 	bounds   backend.Bounds
 	opts     Options
 	s        *Session
-	reduced  bool // the encoding applies reductions (see the package comment of this file)
+	applied  reductions // the reductions of the encoding (see the comment at the top of this file)
 	excluded []backend.Blocker
 	nf       int // fresh names of assumption literals
 	broken   error
@@ -214,11 +227,11 @@ type instance struct {
 // Open encodes p once and keeps it in a live solver (backend.Incremental).
 func (b *builtinBackend) Open(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Instance, error) {
 	bounds = b.effective(bounds)
-	s, reduced, err := newSession(ctx, p, bounds, b.opts, true, true)
+	s, applied, err := newSession(ctx, p, bounds, b.opts, true, redAll)
 	if err != nil {
 		return nil, err
 	}
-	return &instance{ctx: ctx, p: p, bounds: bounds, opts: b.opts, s: s, reduced: reduced}, nil
+	return &instance{ctx: ctx, p: p, bounds: bounds, opts: b.opts, s: s, applied: applied}, nil
 }
 
 func (in *instance) Close() error {
@@ -304,6 +317,13 @@ func (in *instance) Check(ctx context.Context) (backend.Result, []string, error)
 // one; any violation found is real and replayed). Safe comes with the cores
 // as Blockers.
 func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (backend.Result, []backend.Blocker, error) {
+	if in.applied&^redCollapse != 0 {
+		// the forced program must have every step instance of its runs
+		// (see the comment at the top of this file)
+		if err := in.reencode(in.applied & redCollapse); err != nil {
+			return backend.Result{}, nil, err
+		}
+	}
 	var blks []backend.Blocker
 	res, err := in.guard(ctx, func() (backend.Result, error) {
 		s := in.s
@@ -448,22 +468,28 @@ func (in *instance) Exclude(b backend.Blocker) error {
 		return program.Errorf(program.Internal, "instance is closed")
 	}
 	in.excluded = append(in.excluded, slices.Clone(b))
-	if in.reduced {
-		s, reduced, err := newSession(in.ctx, in.p, in.bounds, in.opts, true, false)
-		if err != nil {
-			in.broken = err
-			return err
-		}
-		in.s.Close()
-		in.s, in.reduced = s, reduced
-		for _, x := range in.excluded {
-			if err := in.exclude1(x); err != nil {
-				return err
-			}
-		}
-		return nil
+	if in.applied != 0 {
+		return in.reencode(0)
 	}
 	return in.exclude1(in.excluded[len(in.excluded)-1])
+}
+
+// reencode replaces the encoding by one with at most the reductions red,
+// with the exclusions so far.
+func (in *instance) reencode(red reductions) error {
+	s, applied, err := newSession(in.ctx, in.p, in.bounds, in.opts, true, red)
+	if err != nil {
+		in.broken = err
+		return err
+	}
+	in.s.Close()
+	in.s, in.applied = s, applied
+	for _, x := range in.excluded {
+		if err := in.exclude1(x); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (in *instance) exclude1(b backend.Blocker) error {

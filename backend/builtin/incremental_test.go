@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -159,7 +160,11 @@ func abstraction(t *testing.T, p *program.Program) *program.Program {
 
 func encKeys(t *testing.T, p *program.Program, b backend.Bounds, collapse bool) map[string]program.Label {
 	t.Helper()
-	e, _, err := encodeProgram(context.Background(), p, b, true, true, collapse)
+	red := reductions(0)
+	if collapse {
+		red = redCollapse // the reduction instances apply to the original program
+	}
+	e, _, err := encodeProgram(context.Background(), p, b, true, true, red)
 	if err != nil {
 		t.Fatalf("encode: %v", err)
 	}
@@ -231,12 +236,12 @@ func openInst(t *testing.T, p *program.Program, b backend.Bounds) *instance {
 func openUnreduced(t *testing.T, p *program.Program, b backend.Bounds) *instance {
 	t.Helper()
 	needZ3(t)
-	s, reduced, err := newSession(context.Background(), p, b, Options{}, true, false)
+	s, applied, err := newSession(context.Background(), p, b, Options{}, true, 0)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return &instance{ctx: context.Background(), p: p, bounds: b, s: s, reduced: reduced}
+	return &instance{ctx: context.Background(), p: p, bounds: b, s: s, applied: applied}
 }
 
 func replays(t *testing.T, p *program.Program, r backend.Result) {
@@ -475,5 +480,42 @@ func checkBlocker(t *testing.T, in *instance, visible map[program.Label]bool, se
 	sv.Assert(and(ts...).s)
 	if r, err := sv.CheckSat(); err != nil || r != smt.Unsat {
 		t.Errorf("blocker %v is satisfiable in the program: %v %v", blk, r, err)
+	}
+}
+
+// TestInstanceReductions checks the reductions of an instance (see the
+// comment at the top of incremental.go): Check runs on the reduced
+// encoding, the first CheckForced drops the busy-wait and symmetry
+// reductions, and its own run's sequence is then found again.
+func TestInstanceReductions(t *testing.T) {
+	ctx := context.Background()
+	for name, want := range map[string]reductions{"spin_ticket_unsafe": redSpin, "symmetric_roles_unsafe": redSym} {
+		t.Run(name, func(t *testing.T) {
+			f := "../../testdata/progs/" + name + ".c"
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Skip(err)
+			}
+			_, b := expectations(string(src))
+			p := lowerProg(t, testenv.Prog{Path: f, Src: src})
+			in := openInst(t, p, b)
+			if in.applied&want == 0 {
+				t.Fatalf("reductions %b, want %b among them", in.applied, want)
+			}
+			r, keys, err := in.Check(ctx)
+			if err != nil || r.Verdict != backend.Unsafe {
+				t.Fatalf("check: %v %v", r.Verdict, err)
+			}
+			visible := reconstruct.SharedVisible(p)
+			seq := visibleSeq(r.Run, keys, visible)
+			r, _, err = in.CheckForced(ctx, visible, seq, 0)
+			if err != nil || r.Verdict != backend.Unsafe {
+				t.Fatalf("forcing the run's own sequence: %v %v", r.Verdict, err)
+			}
+			if in.applied&^redCollapse != 0 {
+				t.Errorf("reductions %b after CheckForced, want collapsing at most", in.applied)
+			}
+			replays(t, p, r)
+		})
 	}
 }

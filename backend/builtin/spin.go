@@ -38,8 +38,8 @@ import (
 //
 // Inside an atomic section or a collapsed lock region (state depth > 0)
 // loops are unwound as usual: there the thread cannot wait. Like lock-region
-// collapsing, this is a reduction (enc.reduce); incremental instances do not
-// apply it (see newSession).
+// collapsing, this is a reduction (redSpin; see incremental.go for where
+// instances may use it).
 
 // spinLoop says whether the goto at pc of f is the back edge of a busy-wait
 // loop (cached per function).

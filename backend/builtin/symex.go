@@ -500,7 +500,7 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 		st.g = notTaken
 		return st, pc + 1
 	}
-	if e.reduce && e.inst == nil && st.depth == 0 && e.spinLoop(fc.fr.fn, pc) {
+	if e.spinOK && st.depth == 0 && e.spinLoop(fc.fr.fn, pc) {
 		// a busy wait: the thread waits before its last iteration instead
 		// (spin.go), so the path going round is dropped, not cut
 		e.spinUsed = true

@@ -33,7 +33,7 @@ func TestSymmetry(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		e, _, err := encodeProgram(context.Background(), p, b, true, false, true)
+		e, _, err := encodeProgram(context.Background(), p, b, true, false, redAll)
 		if err != nil {
 			continue
 		}
@@ -72,7 +72,7 @@ int x;
 void *w(void *a) { x = x + 1; return 0; }
 int main() { pthread_t t[2]; int i; for (i = 0; i < 2; i++) pthread_create(&t[i], 0, w, 0);
   pthread_join(t[0], 0); return 0; }`)
-	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, true)
+	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, redAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestLockFuncParam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, true)
+		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 3}, true, false, redAll)
 		if err != nil {
 			t.Fatal(err)
 		}
