@@ -144,7 +144,10 @@ type Incremental interface {
 // (other steps may fall anywhere). It is the conjunction of the atoms of
 // Flat(seq) below.
 //
-// Atoms are predicates of runs over step instances named by keys; a
+// Atoms are predicates of runs over step instances named by keys; a run
+// ends at its first violated assertion, so "executed" means executed in
+// that prefix (an implementation that solves for whole executions must
+// not let steps after the violation count: P and A may differ there). A
 // Blocker is a conjunction of atoms. A Blocker over the keys of the visible
 // steps of an abstraction A means the same thing in A and in the original P
 // (a run of P and its image in A execute the same instances at visible

@@ -18,19 +18,35 @@
 // exactly the prefix semantics of reachability (a blocked thread never
 // hides a violation of another thread).
 //
+// A thread goes on after an assertion only where it holds: a run ends at
+// its first violation (interp), so after assert(0), the lowering of
+// __VERIFIER_error, the path is dead.
+//
 // Encoding details (see the files): reads-from uses the linear "last write"
 // form (concur.go); a block's reads see memory before it, its writes are
-// flushed at its end (encode.go); lock regions (pthread mutexes and
-// user-defined atomic lock functions) run as one block when no other thread
-// touches their data without the lock, or, by Lipton's reduction, when a
-// region that always completes has at most one racy access (locks.go). This
-// takes the SV-COMP wmm tasks from tens of seconds to about one. Anything the encoding cannot
-// represent faithfully is an Unsupported error; accesses that would be
-// execution errors in the interpreter (invalid pointers, out-of-bounds
-// indices, accesses to freed heap blocks, double frees: free clears a
-// liveness cell of the block, symex.go) or that the encoding does not model
-// (reads beyond the modelled first cells of a heap block of symbolic size)
-// make the answer Unknown unless a violation is found that avoids them.
+// flushed at its end (encode.go). Three reductions keep every reachable
+// violation while representing many runs by one (type reductions):
+//
+//   - lock regions (pthread mutexes and user-defined atomic lock functions,
+//     also on a pointer parameter: acquire(&m)) run as one block when no
+//     other thread touches their data without the lock, or, by Lipton's
+//     reduction, when a region that always completes has at most one racy
+//     access (locks.go); this takes the SV-COMP wmm tasks from tens of
+//     seconds to about one;
+//   - busy-wait loops (while (l != s);) are executed once, after a wait of
+//     any length (spin.go);
+//   - symmetric thread instances (a spawn in a loop, same function and
+//     argument, handle never read) are ordered by their first shared access
+//     (symmetry.go).
+//
+// Anything the encoding cannot represent faithfully is an Unsupported
+// error; accesses that would be execution errors in the interpreter
+// (invalid pointers, out-of-bounds indices, accesses to freed heap blocks,
+// double frees: free clears a liveness cell of the block, symex.go) or that
+// the encoding does not model (reads beyond the modelled first cells of a
+// heap block of symbolic size, cells of a large array beyond
+// max(64, 8×unwind) at a variable index) make the answer Unknown unless a
+// violation is found that avoids them.
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds
@@ -135,7 +151,8 @@ type Session struct {
 	encode time.Duration
 	viol   *term
 	bad    *term
-	fit    *term // the heap blocks of symbolic size of the run fit their modelled prefix
+	fit    *term              // the heap blocks of symbolic size of the run fit their modelled prefix
+	inRun  map[*stepRec]*term // incremental.go: run membership of step records
 }
 
 // queries builds the terms of the checks from the encoding.

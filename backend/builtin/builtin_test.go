@@ -265,12 +265,7 @@ func TestProgs(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, b := expectations(string(src))
-			p, err := lowerTimeout(f, 20*time.Second)
+			want, b, p, err := progFile(t, f)
 			if err != nil {
 				t.Skipf("frontend: %v", err)
 			}
@@ -292,6 +287,19 @@ func TestProgs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// progFile reads a testdata program: its expected verdict and bounds (from
+// its header) and its lowering (err: the front end's error).
+func progFile(t *testing.T, f string) (string, backend.Bounds, *program.Program, error) {
+	t.Helper()
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, b := expectations(string(src))
+	p, err := lowerTimeout(f, 20*time.Second)
+	return want, b, p, err
 }
 
 func expectations(src string) (string, backend.Bounds) {

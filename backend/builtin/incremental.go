@@ -57,10 +57,20 @@ package builtin
 //
 // # Atoms, F(seq) and cores
 //
-// The atoms of backend.Atom are terms over the presence guards g(r) of step
-// records (r.pg, presence.go: a step of an atomic section that does not
-// complete is not in the run), their positions pos(r) (the run order above: (clock, creation order)) and
-// the conditions cond(r) of assertion records:
+// The atoms of backend.Atom are terms over the run membership g(r) of step
+// records, their positions pos(r) (the run order above: (clock, creation
+// order)) and the conditions cond(r) of assertion records. A model's run
+// ends at its first violated assertion (buildRun cuts it there), so
+//
+//	g(r) = pg(r) ∧ ∧_{a an assertion record} ¬(pg(a) ∧ ¬cond(a) ∧ pos(a) < pos(r))
+//
+// where r.pg is the presence guard (presence.go: a step of an atomic
+// section that does not complete is not in the run). Steps a model
+// executes after the run's end do not count: they are not part of the run,
+// and a program and its abstraction may differ there (a thread stopped by
+// a violation in P, so that its joiner waits forever, while the joiner of
+// A goes on), which would make a core of P exclude the image of a real
+// violation from A.
 //
 //	exec(a)          = g(a)
 //	a < b            = g(a) ∧ g(b) ∧ pos(a) < pos(b)
@@ -598,12 +608,7 @@ func (in *instance) flat(visible map[program.Label]bool, seq []string) (backend.
 func (in *instance) atomTerm(a backend.Atom) *term {
 	h := in.s.enc.inst
 	ra, rb := h.byKey[a.A], h.byKey[a.B]
-	g := func(r *stepRec) *term {
-		if r == nil || r.tail {
-			return tFalse
-		}
-		return r.pg
-	}
+	g := in.inRun
 	switch a.Kind {
 	case backend.Exec:
 		return g(ra)
@@ -627,6 +632,32 @@ func (in *instance) atomTerm(a backend.Atom) *term {
 		return implies(g(rb), and(g(ra), in.before(in.pos(ra), in.pos(rb))))
 	}
 	return tFalse
+}
+
+// inRun is g(r) (see the comment at the top of this file): r is executed
+// and no violated assertion comes before it. Cached per session.
+func (in *instance) inRun(r *stepRec) *term {
+	if r == nil || r.tail {
+		return tFalse
+	}
+	s := in.s
+	if t := s.inRun[r]; t != nil {
+		return t
+	}
+	parts := []*term{r.pg}
+	pr := in.pos(r)
+	for _, a := range s.enc.asserts {
+		if a == r || a.tail || isFalse(a.pg) || (a.th == r.th && a.seq > r.seq) {
+			continue
+		}
+		parts = append(parts, not(and(a.pg, not(a.assert), in.before(in.pos(a), pr))))
+	}
+	t := and(parts...)
+	if s.inRun == nil {
+		s.inRun = map[*stepRec]*term{}
+	}
+	s.inRun[r] = t
+	return t
 }
 
 // keysOf returns the keys of all step instances of the encoding (tests).

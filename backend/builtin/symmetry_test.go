@@ -3,7 +3,6 @@ package builtin
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -24,12 +23,7 @@ func TestSymmetry(t *testing.T) {
 	ordered := map[string]bool{}
 	for _, f := range files {
 		name := filepath.Base(f)
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, b := expectations(string(src))
-		p, err := lowerTimeout(f, 20*time.Second)
+		want, b, p, err := progFile(t, f)
 		if err != nil {
 			continue
 		}
