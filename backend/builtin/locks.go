@@ -84,10 +84,10 @@ func (e *enc) lockFuncs() map[string]lockFunc {
 		if !ok || !last.Lhs.Type().IsInteger() || (c.V != 0 && c.V != 1) {
 			continue
 		}
-		isCell := func(x program.Expr) bool { return lockCellExpr(f, x) }
-		if !isCell(last.Lhs) {
+		if !lockCellExpr(f, last.Lhs) {
 			continue
 		}
+		isCell := func(x program.Expr) bool { return sameCell(x, last.Lhs) }
 		lf := lockFunc{gid: -1}
 		if r, ok := last.Lhs.(*program.Ref); ok {
 			g := e.globals[r.Name]
@@ -129,6 +129,18 @@ func lockCellExpr(f *program.Func, x program.Expr) bool {
 	}
 	r, ok := d.X.(*program.Ref)
 	return ok && r.Local && r.Name == f.Params[0].Name
+}
+
+// sameCell says whether x designates the lock cell c (a global Ref or the
+// dereference of the parameter; see lockCellExpr).
+func sameCell(x, c program.Expr) bool {
+	if d, ok := c.(*program.Deref); ok {
+		dx, ok := x.(*program.Deref)
+		return ok && sameCell(dx.X, d.X)
+	}
+	r, ok1 := x.(*program.Ref)
+	rc, ok2 := c.(*program.Ref)
+	return ok1 && ok2 && r.Name == rc.Name && r.Local == rc.Local
 }
 
 // onlyCell says whether the lock cell is the only memory x reads.

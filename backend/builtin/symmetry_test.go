@@ -117,3 +117,29 @@ int main() { pthread_t t1; pthread_create(&t1, 0, w, 0); int k = __VERIFIER_nond
 		{name: "cap_const", src: fmt.Sprintf(prog, "1", "a[700] == 0"), want: backend.Safe, unwind: 4},
 	})
 }
+
+// TestLockFuncShapes checks which atomic functions are taken for lock
+// operations.
+func TestLockFuncShapes(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		kind int // 0: not a lock function
+	}{
+		{"void __VERIFIER_atomic_f(void) { __VERIFIER_assume(L == 0); L = 1; }", lockAcquire},
+		{"void __VERIFIER_atomic_f(void) { L = 0; }", lockRelease},
+		{"void __VERIFIER_atomic_f(void) { __VERIFIER_assume(M == 0); L = 1; }", 0}, // waits on another variable
+		{"void __VERIFIER_atomic_f(int *m) { __VERIFIER_assume(*m == 0); *m = 1; }", lockAcquire},
+		{"void __VERIFIER_atomic_f(int *m) { __VERIFIER_assume(*m == 1); *m = 0; }", lockRelease},
+		{"void __VERIFIER_atomic_f(int *m) { __VERIFIER_assume(L == 0); *m = 1; }", 0},
+		{"void __VERIFIER_atomic_f(int *m) { *m = 1; }", 0},           // acquire without waiting
+		{"void f(int *m) { __VERIFIER_assume(*m == 0); *m = 1; }", 0}, // not atomic
+	} {
+		p := lower(t, "lockfn", "int L, M;\n"+tc.body+"\nint main() { return 0; }")
+		e := newEnc(p, backend.Bounds{Unwind: 1}, true)
+		e.initObjects()
+		got := e.lockFuncs()
+		if lf, ok := got["__VERIFIER_atomic_f"]; ok != (tc.kind != 0) || ok && lf.kind != tc.kind {
+			t.Errorf("%s: %v, want kind %d", tc.body, got, tc.kind)
+		}
+	}
+}
