@@ -166,7 +166,9 @@ type Instance interface {
 	// violation of the program either way). A Safe answer comes with
 	// Blockers implied by F(seq) that no run of the program satisfies
 	// (within the bounds): F(seq) itself, or generalisations of it (subsets
-	// of its atoms, from unsatisfiable cores).
+	// of its atoms, from unsatisfiable cores). A backend that represents
+	// each violation by some runs of its class (a reduction) may answer for
+	// those runs only: a Blocker then holds of no representative.
 	CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (Result, []Blocker, error)
 	// Exclude removes, for all later checks, the runs satisfying b.
 	Exclude(b Blocker) error

@@ -103,23 +103,22 @@ package builtin
 //
 //   - Check before any exclusion is sound on a reduced encoding: every
 //     violation has a representative run in it.
-//   - CheckForced is sound on a collapsed encoding: every violation of P
+//   - CheckForced is sound on a reduced encoding of P: every violation of P
 //     has a representative run in it, which satisfies F of its own
 //     sequence, and a core of a forced check is unsatisfiable with every
-//     representative. But the keys of A's runs must name step instances
-//     that P's encoding has (Instance: a missing key makes its atoms
-//     false): a busy wait executed once drops the instances of the
-//     iterations that go round, and A's run may go round where P's
-//     representative does not. So the first CheckForced re-encodes without
-//     the other two reductions.
+//     representative, so a blocker never removes the image of a
+//     representative from A. A's run may name step instances that P's
+//     reduced encoding lacks (an iteration of a busy wait that goes round):
+//     their atoms are false (Instance), and their blockers remove runs of A
+//     that are images of no representative, which is what they say.
 //   - Excluding sequences is only sound when every run of the abstraction
 //     is represented (a violation of P whose sequence was never excluded
 //     must stay reachable in A), so the first Exclude re-encodes the
 //     instance without reductions and keeps that encoding.
 //
 // The controller opens the original program P as an instance only for
-// forced checks, and A for checks and exclusions, so each is encoded at
-// most twice.
+// forced checks, which keep its reductions, and A for checks and
+// exclusions, so A is encoded at most twice.
 
 import (
 	"context"
@@ -327,13 +326,6 @@ func (in *instance) Check(ctx context.Context) (backend.Result, []string, error)
 // one; any violation found is real and replayed). Safe comes with the cores
 // as Blockers.
 func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (backend.Result, []backend.Blocker, error) {
-	if in.applied&^redCollapse != 0 {
-		// the forced program must have every step instance of its runs
-		// (see the comment at the top of this file)
-		if err := in.reencode(in.applied & redCollapse); err != nil {
-			return backend.Result{}, nil, err
-		}
-	}
 	var blks []backend.Blocker
 	res, err := in.guard(ctx, func() (backend.Result, error) {
 		s := in.s
