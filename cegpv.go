@@ -258,12 +258,7 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 				return Result{}, true, err
 			}
 		}
-		v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
-		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(ar)}
-		r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
-		it1.BackendTime = r.Stats.Total
-		it1.Abstract = verdictWord(r, err)
-		v.iters = append(v.iters, it1)
+		r, err := v.checkRefined(ctx, ar, it, len(v0))
 		if err != nil {
 			return r1(r), true, err
 		}
@@ -309,6 +304,18 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 }
 
 func r1(r backend.Result) Result { return Result{Result: r} }
+
+// checkRefined dumps and checks the refined abstraction ar of iteration it
+// (code-to-code loops) and records the iteration.
+func (v *verifier) checkRefined(ctx context.Context, ar *program.Program, it, kept int) (backend.Result, error) {
+	v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
+	it1 := Iteration{Level: v.level, Iteration: it, Kept: kept, Instrs: size(ar)}
+	r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
+	it1.BackendTime = r.Stats.Total
+	it1.Abstract = verdictWord(r, err)
+	v.iters = append(v.iters, it1)
+	return r, err
+}
 
 // exhausted says whether the loop must stop before its next iteration: the
 // context is done (an error) or the check budget is spent (UNKNOWN with
@@ -600,12 +607,7 @@ func (v *verifier) level1Observer(ctx context.Context, g *depgraph.Graph, v0 []d
 				return Result{}, true, err
 			}
 		}
-		v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
-		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(ar)}
-		r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
-		it1.BackendTime = r.Stats.Total
-		it1.Abstract = verdictWord(r, err)
-		v.iters = append(v.iters, it1)
+		r, err := v.checkRefined(ctx, ar, it, len(v0))
 		if err != nil && amap != nil && program.KindOf(err) == program.Unsupported {
 			// the backend cannot check the refined program (e.g. a thread
 			// resumed inside an atomic section); A itself it could

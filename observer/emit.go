@@ -47,6 +47,21 @@ func (fi *fnInfo) addRow(r *row) int {
 	return len(fi.rows) - 1
 }
 
+// pcsOf returns the distinct resume points of the rows in the given mode,
+// in increasing order.
+func (fi *fnInfo) pcsOf(mode int) []int {
+	var pcs []int
+	seen := map[int]bool{}
+	for _, r := range fi.rows[1:] {
+		if r.mode == mode && !seen[r.pc] {
+			seen[r.pc] = true
+			pcs = append(pcs, r.pc)
+		}
+	}
+	sort.Ints(pcs)
+	return pcs
+}
+
 func (fi *fnInfo) addSpec(sp *spec) *spec {
 	if s, ok := fi.spec[sp.key]; ok {
 		return s
@@ -497,29 +512,13 @@ func (b *builder) emitFunc(fi *fnInfo, obs *observerData) error {
 		e.assume(ne(b.flag(), ci(0)), "cegpv controller: wait for the observer")
 	}
 	// 4. waiting threads resume once the deviating step is done
-	var callPCs []int
-	seenCall := map[int]bool{}
-	for _, r := range fi.rows[1:] {
-		if r.mode == modeCall && !seenCall[r.pc] {
-			seenCall[r.pc] = true
-			callPCs = append(callPCs, r.pc)
-		}
-	}
-	sort.Ints(callPCs)
+	callPCs := fi.pcsOf(modeCall)
 	if len(callPCs) > 0 {
 		e.jumpIf(eq(mode, ci(modeCall)), callL.Label)
 	}
 	e.jumpIf(eq(mode, ci(modeDev)), devL.Label)
 	e.assume(ne(b.goVar(), ci(0)), "cegpv controller: wait for the deviating step")
-	var pcs []int
-	seen := map[int]bool{}
-	for _, r := range fi.rows[1:] {
-		if r.mode == modeWait && !seen[r.pc] {
-			seen[r.pc] = true
-			pcs = append(pcs, r.pc)
-		}
-	}
-	sort.Ints(pcs)
+	pcs := fi.pcsOf(modeWait)
 	var keys []int64
 	var targets []program.Label
 	for _, p := range pcs {

@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"maps"
+
 	"cegpv.dev/cegpv/program"
 )
 
@@ -119,7 +121,7 @@ func isSpinLoop(f *program.Func, h, b int) bool {
 			return
 		}
 		if defs[pc] == nil {
-			defs[pc] = clone(d)
+			defs[pc] = maps.Clone(d)
 			return
 		}
 		for v := range defs[pc] {
@@ -147,10 +149,10 @@ func isSpinLoop(f *program.Func, h, b int) bool {
 		}
 		switch in.Op {
 		case program.OpDecl:
-			d = clone(d)
+			d = maps.Clone(d)
 			d[in.Var] = true
 		case program.OpAssign:
-			d = clone(d)
+			d = maps.Clone(d)
 			d[in.Lhs.(*program.Ref).Name] = true
 		case program.OpGoto:
 			t := f.Index(in.Targets[0])
@@ -171,14 +173,6 @@ func isSpinLoop(f *program.Func, h, b int) bool {
 		}
 	}
 	return true
-}
-
-func clone(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // spinExpr says whether evaluating x only reads variables and cannot fail.

@@ -66,7 +66,7 @@ func (e *enc) symmetry() {
 				// given to the other): no order between them
 				continue
 			}
-			e.assert(implies(and(a.spawnG, b.spawnG, someB), and(someA, e.clockLTTerm(fa, fb))))
+			e.assert(implies(and(a.spawnG, b.spawnG, someB), and(someA, e.clockLT(fa.s, fb.s))))
 		}
 	}
 }
@@ -94,13 +94,6 @@ func (e *enc) firstBlock(th *thread) (some *term, clock *term) {
 		}
 	}
 	return e.name(or(gs...)), clock
-}
-
-func (e *enc) clockLTTerm(a, b *term) *term {
-	if e.clockInt {
-		return &term{s: "(< " + a.s + " " + b.s + ")"}
-	}
-	return &term{s: "(bvult " + a.s + " " + b.s + ")"}
 }
 
 // symmetricProgram says whether the program lets thread instances be
