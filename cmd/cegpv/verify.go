@@ -92,17 +92,20 @@ func solverArgv(s string) []string {
 
 // outcome is what verify reports, in text or JSON.
 type outcome struct {
-	File     string       `json:"file"`
-	Verdict  string       `json:"verdict"` // TRUE, FALSE, UNKNOWN
-	Property string       `json:"property,omitempty"`
-	Reason   string       `json:"reason,omitempty"`
-	Proof    bool         `json:"proof"`
-	Bounds   string       `json:"bounds"`
-	Mode     string       `json:"mode"`
-	Backend  string       `json:"backend"`
-	Trace    []traceStep  `json:"trace,omitempty"`
-	Stats    outcomeStats `json:"stats"`
-	CEGPV    *cegpvStats  `json:"cegpv,omitempty"`
+	File     string `json:"file"`
+	Verdict  string `json:"verdict"` // TRUE, FALSE, UNKNOWN
+	Property string `json:"property,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Proof    bool   `json:"proof"`
+	Bounds   string `json:"bounds"`
+	// FoundWithin states the smaller bounds within which the backend
+	// found the violation (iterative deepening), when they differ.
+	FoundWithin string       `json:"found_within,omitempty"`
+	Mode        string       `json:"mode"`
+	Backend     string       `json:"backend"`
+	Trace       []traceStep  `json:"trace,omitempty"`
+	Stats       outcomeStats `json:"stats"`
+	CEGPV       *cegpvStats  `json:"cegpv,omitempty"`
 	// ChildrenRSSKB is the peak resident set of the largest child process
 	// (the SMT solver), for cegpv bench's memory column.
 	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
@@ -304,6 +307,9 @@ func judge(ctx context.Context, o *outcome, p *program.Program, be backend.Backe
 		o.Verdict = "FALSE"
 		o.Property = out.Prop
 		o.Trace = traceOf(p, out.Run)
+		if res.Bounds.Unwind > 0 && res.Bounds.String() != o.Bounds {
+			o.FoundWithin = res.Bounds.String()
+		}
 	default:
 		reason := res.Reason
 		if reason == "" {
@@ -390,6 +396,9 @@ func writeText(w io.Writer, o *outcome) {
 		fmt.Fprintf(w, "\nVERIFICATION SUCCESSFUL\nTRUE (%s)\n", kind)
 	case "FALSE":
 		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
+		if o.FoundWithin != "" {
+			fmt.Fprintf(w, "(found within %s)\n", o.FoundWithin)
+		}
 	default:
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
 	}
