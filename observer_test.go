@@ -30,7 +30,10 @@ func TestObserverRefinement(t *testing.T) {
 		"state_machine_unsafe.c": false,
 		"wraparound_safe.c":      false,
 	}
-	be := builtin.New(builtin.Options{})
+	// the symbolic engine alone: the explicit search happens to find a
+	// real counterexample of paper_fig2's abstraction first, which would
+	// leave the refinement unexercised
+	be := builtin.New(builtin.Options{NoExplicit: true})
 	found := 0
 	for _, pr := range progs(t) {
 		spurious, ok := want[pr.Name]

@@ -17,7 +17,11 @@ import (
 // independent judges: random concrete simulation (its violations are real),
 // the plain built-in BMC and the CEGPV loop on the same backend. Within the
 // bounds the BMC must find every violation the simulation finds, and CEGPV
-// must agree with the plain backend whenever both give a verdict. UNKNOWN
+// must agree with the plain backend whenever both give a verdict. A fourth
+// judge, the explicit-state search (interp.Explore), which the plain
+// backend tries first, is compared with the symbolic encoding alone on the
+// same bounds: two independent model checkers must give the same verdict
+// whenever both give one. UNKNOWN
 // is never wrong: timeouts are only counted, but a run rejected by replay
 // (an internal error) is a bug of the backend and fails the test.
 func TestRandomPrograms(t *testing.T) {
@@ -27,8 +31,10 @@ func TestRandomPrograms(t *testing.T) {
 		n = 10
 	}
 	be := builtin.New(builtin.Options{})
+	sym := builtin.New(builtin.Options{NoExplicit: true, NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	counts := map[string]int{}
+	explored := 0
 	internal := 0
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := progen.Generate(seed)
@@ -63,6 +69,20 @@ func TestRandomPrograms(t *testing.T) {
 				t.Errorf("seed %d: %v\n%s", seed, e, src)
 			}
 		}
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		xr, xerr := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: bd.Unwind})
+		cancel()
+		if xerr != nil {
+			t.Errorf("seed %d: Explore: %v", seed, xerr)
+		} else if xr.Status != interp.Inconclusive {
+			explored++
+			ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+			sr, _ := sym.Check(ctx, p, bd)
+			cancel()
+			if sr.Verdict != backend.Unknown && (sr.Verdict == backend.Unsafe) != (xr.Status == interp.ViolationFound) {
+				t.Errorf("seed %d: symbolic BMC says %v, explicit search %v\n%s", seed, sr.Verdict, xr.Status, src)
+			}
+		}
 		counts[plain.Verdict.String()+"/"+res.Verdict.String()]++
 		if simFound != "" && plain.Verdict == backend.Safe {
 			t.Errorf("seed %d: simulation violates %s but plain BMC says %v (missed bug within the bounds)\n%s", seed, simFound, plain.Verdict, src)
@@ -81,7 +101,10 @@ func TestRandomPrograms(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("plain/cegpv verdicts over %d programs: %v; %d internal errors (UNKNOWN)", n, counts, internal)
+	t.Logf("plain/cegpv verdicts over %d programs: %v; %d internal errors (UNKNOWN); %d explored explicitly", n, counts, internal, explored)
+	if explored < n/4 {
+		t.Errorf("only %d of %d programs explored explicitly: the comparison of the two engines is too thin", explored, n)
+	}
 	if counts["SAFE/SAFE"] == 0 || counts["UNSAFE/UNSAFE"] == 0 {
 		t.Errorf("generator gave no safe or no unsafe program (%v): the comparison is vacuous", counts)
 	}

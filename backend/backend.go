@@ -86,6 +86,7 @@ type Stats struct {
 	Clauses    int           // SMT assertions (or clauses)
 	FormulaB   int           // formula size in bytes as sent to the solver
 	Events     int           // shared-memory events in the encoding
+	States     int           // states visited by an explicit-state search (0 if none ran)
 	SolverTime time.Duration // time spent in the solver
 	EncodeTime time.Duration
 	Total      time.Duration

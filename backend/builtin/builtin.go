@@ -85,6 +85,9 @@ type Options struct {
 	// NoDeepening checks only at the bounds asked for, without first
 	// looking for violations at smaller unwindings (see Check).
 	NoDeepening bool
+	// NoExplicit leaves out the explicit-state search that Check tries
+	// first on programs with finite nondeterminism (see Check).
+	NoExplicit bool
 }
 
 type builtinBackend struct{ opts Options }
@@ -99,7 +102,11 @@ func New(opts Options) backend.Backend {
 
 func (b *builtinBackend) Name() string { return "builtin" }
 
-// Check verifies p under bounds.
+// Check verifies p under bounds: by the symbolic encoding (after
+// iterative deepening, see deepen) and, for programs with finite
+// nondeterminism that the encoding does not answer within exploreDelay,
+// also by an explicit-state search running beside it (see explore); the
+// first verdict wins and the other engine is stopped.
 func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
 	if bounds.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -108,15 +115,70 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 	}
 	bounds = b.effective(bounds)
 	start := time.Now()
+	if b.opts.NoExplicit || interp.Explorable(p) != nil {
+		res, err := b.symbolic(ctx, p, bounds)
+		res.Stats.Total = time.Since(start)
+		return res, err
+	}
+	type answer struct {
+		res  backend.Result
+		err  error
+		done bool
+	}
+	sctx, scancel := context.WithCancel(ctx)
+	defer scancel()
+	symc := make(chan answer, 1)
+	go func() {
+		res, err := b.symbolic(sctx, p, bounds)
+		symc <- answer{res, err, true}
+	}()
+	ectx, ecancel := context.WithCancel(ctx)
+	defer ecancel()
+	var expc chan answer // nil until the search starts, and after it gave up
+	delay := time.NewTimer(exploreDelay)
+	defer delay.Stop()
+	finish := func(a answer) (backend.Result, error) {
+		a.res.Stats.Total = time.Since(start)
+		return a.res, a.err
+	}
+	for {
+		select {
+		case a := <-symc:
+			ecancel()
+			if a.res.Verdict == backend.Unknown && expc != nil && ctx.Err() == nil {
+				// the encoding gave up (an invalid access it cannot rule
+				// out, a solver failure): the search may still answer
+				if e := <-expc; e.done {
+					return finish(e)
+				}
+			}
+			return finish(a)
+		case <-delay.C:
+			expc = make(chan answer, 1)
+			go func(c chan answer) {
+				res, done := b.explore(ectx, p, bounds)
+				c <- answer{res: res, done: done}
+			}(expc)
+		case e := <-expc:
+			if !e.done {
+				expc = nil
+				continue
+			}
+			scancel()
+			<-symc // the solver process is gone when it returns
+			return finish(e)
+		}
+	}
+}
+
+// symbolic is the check by the SMT encoding: deepening, then the bounds.
+func (b *builtinBackend) symbolic(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
 	if !b.opts.NoDeepening {
 		if res, done, err := b.deepen(ctx, p, bounds); done {
-			res.Stats.Total = time.Since(start)
 			return res, err
 		}
 	}
-	res, err := b.checkAt(ctx, p, bounds)
-	res.Stats.Total = time.Since(start)
-	return res, err
+	return b.checkAt(ctx, p, bounds)
 }
 
 func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
@@ -179,6 +241,62 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 	}
 	return backend.Result{}, false, nil
 }
+
+// explore runs the explicit-state search of interp.Explore, for programs
+// whose nondeterminism is finite (the draws that matter are tested for
+// zero, range over a small assumed interval or are never used): on such
+// programs with few states it answers exactly in a second where the SMT
+// encoding of every interleaving can take minutes (Szymanski's and other
+// mutual exclusion protocols), while on most programs the encoding is
+// faster, hence the delay before it starts. It gets at most exploreShare
+// of the time left and a bounded state store; when it gives up, the
+// symbolic check decides. Its violations are replayed like the solver's; a Safe
+// answer covers at least the runs the symbolic check covers (interp.Explore
+// bounds loops and recursion as the encoding does, threads by the same
+// bound), and when no run reached a bound it covers every run.
+func (b *builtinBackend) explore(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool) {
+	budget := exploreMax
+	if dl, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Duration(float64(time.Until(dl))*exploreShare))
+	}
+	ectx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	start := time.Now()
+	xr, err := interp.Explore(ectx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: maxThreads, MaxStateBytes: exploreBytes})
+	log := b.opts.Logger.Named("explicit")
+	if err != nil {
+		log.Debug("explicit search failed", "error", err)
+		return backend.Result{}, false
+	}
+	st := backend.Stats{States: xr.States, SolverTime: time.Since(start)}
+	switch xr.Status {
+	case interp.ViolationFound:
+		out, err := interp.Replay(p, xr.Run)
+		if err != nil || out.Status != interp.Violated {
+			// a bug of the search; the symbolic check decides
+			log.Error("explicit search: the violation does not replay", "error", err)
+			return backend.Result{}, false
+		}
+		log.Debug("violation", "states", xr.States)
+		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
+	case interp.NoViolation:
+		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
+		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Bounds: bounds, Stats: st}, true
+	}
+	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)
+	return backend.Result{}, false
+}
+
+// exploreDelay is how long the encoding runs alone before the explicit
+// search starts; exploreShare is the share of the time left the search may
+// use, exploreMax its time without a deadline; exploreBytes bounds its
+// store of visited states.
+const (
+	exploreDelay = time.Second
+	exploreShare = 1.0 / 6
+	exploreMax   = 20 * time.Second
+	exploreBytes = 128 << 20
+)
 
 // deepenShare is the share of the time left that one step of deepen may
 // use; the rest stays for the check at the full bounds.

@@ -135,6 +135,7 @@ type traceStep struct {
 
 type outcomeStats struct {
 	Events       int     `json:"events"`
+	States       int     `json:"explicit_states,omitempty"`
 	SMTVars      int     `json:"smt_vars"`
 	SMTAsserts   int     `json:"smt_assertions"`
 	FormulaBytes int     `json:"formula_bytes"`
@@ -265,7 +266,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 // on p that draws no opaque value.
 func judge(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, res backend.Result, err error) {
 	o.result = res
-	o.Stats = outcomeStats{Events: res.Stats.Events, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
+	o.Stats = outcomeStats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
 	unknown := func(err error) {
 		o.err = err
@@ -413,6 +414,10 @@ func writeText(w io.Writer, o *outcome) {
 			c.Levels, len(c.Iterations), spurious, c.Checks, len(c.Kept), strings.Join(c.Kept, ", "))
 	}
 	s := o.Stats
+	if s.States > 0 && s.Events == 0 {
+		fmt.Fprintf(w, "stats: explicit-state search, %d states, search %.2fs, total %.2fs\n", s.States, s.SolverSec, s.TotalSec)
+		return
+	}
 	fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 		s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
 }

@@ -1,0 +1,719 @@
+package interp
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// Explorable returns nil when Explore can search p, or why not: a draw
+// without a finite domain (see domains.go). It is cheap (a static
+// analysis).
+func Explorable(p *program.Program) error {
+	_, err := domains(p)
+	return err
+}
+
+// ExploreOptions bounds Explore.
+type ExploreOptions struct {
+	// Unwind bounds loops and recursion as the built-in BMC does: a loop
+	// takes at most Unwind-1 back edges per entry into it (its body runs
+	// at most Unwind times), a thread has at most Unwind activations of
+	// one function at a time. A thread that would exceed a bound stops
+	// there. 0 = 5.
+	Unwind int
+	// Threads bounds the threads one Spawn instruction creates (0 = no
+	// bound but MaxThreads).
+	Threads int
+	// MaxThreads bounds the threads of a run (0 = 64).
+	MaxThreads int
+	// MaxStateBytes bounds the memory the set of visited states may use
+	// (0 = 256 MiB); beyond it Explore gives up.
+	MaxStateBytes int
+}
+
+// ExploreStatus is how Explore ended.
+type ExploreStatus int
+
+const (
+	// Inconclusive: Explore gave up (Reason says why); nothing is known.
+	Inconclusive ExploreStatus = iota
+	// NoViolation: no run within the bounds violates an assertion or
+	// reaches an execution error.
+	NoViolation
+	// ViolationFound: Run violates an assertion.
+	ViolationFound
+)
+
+func (s ExploreStatus) String() string {
+	switch s {
+	case NoViolation:
+		return "no violation"
+	case ViolationFound:
+		return "violation"
+	}
+	return "inconclusive"
+}
+
+// ExploreResult is the answer of Explore.
+type ExploreResult struct {
+	Status ExploreStatus
+	Run    *program.Run // ViolationFound: ends with the failing assertion
+	Reason string       // Inconclusive: why
+	// Complete (NoViolation) is set when no run reached a bound: every
+	// run of the program was explored, so the answer holds for every
+	// bound.
+	Complete bool
+	States   int // distinct states visited
+}
+
+// Explore decides, by exhaustive explicit-state search, whether some run of
+// p within the bounds violates an assertion. It is a model checker for
+// programs whose nondeterminism is finite (see domains.go): every
+// interleaving (with the atomic-section semantics of Replay), every value
+// of every draw from its finite domain and every target of a multi-target
+// goto is tried, and visited states are stored in full, so the search is
+// exact; it is not a sampler.
+//
+// Two reductions keep the state space small, both exact for reachability:
+//   - A step that only touches the private locals of its thread (locals
+//     whose address is never taken) commutes with every step of other
+//     threads, so when a thread's next step is one, only that thread's
+//     step is explored from the state (an ample set of one thread; the
+//     state graph is acyclic because loop counters are part of the state,
+//     so no step is ignored forever).
+//   - When thread identities cannot be observed (the program joins no
+//     thread, never reads a thread handle, and takes the address of no
+//     local), states that differ only in a permutation of the threads
+//     other than main are one state.
+//
+// Explore gives up (Inconclusive) when a draw has no finite domain, when a
+// run reaches an execution error (the symbolic backend reports those), when
+// the visited states exceed MaxStateBytes, and when ctx ends.
+func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (*ExploreResult, error) {
+	if opts.Unwind <= 0 {
+		opts.Unwind = 5
+	}
+	if opts.MaxThreads <= 0 {
+		opts.MaxThreads = 64
+	}
+	if opts.MaxStateBytes <= 0 {
+		opts.MaxStateBytes = 256 << 20
+	}
+	doms, err := domains(p)
+	if err != nil {
+		return &ExploreResult{Reason: err.Error()}, nil
+	}
+	m, err := newMachine(p)
+	if err != nil {
+		return nil, err
+	}
+	x := &explorer{ctx: ctx, p: p, opts: opts, doms: doms, visited: map[string]struct{}{},
+		ix: program.NewIndex(p), loops: map[*program.Instr][2]int{}, private: map[*program.Instr]bool{}}
+	x.analyse()
+	res := &ExploreResult{}
+	run, err := x.dfs(&xstate{m: m, spawns: map[program.Label]int{}})
+	res.States = len(x.visited)
+	switch {
+	case err != nil:
+		var gu *giveUp
+		if errors.As(err, &gu) {
+			res.Reason = gu.why
+			return res, nil
+		}
+		return nil, err
+	case run != nil:
+		res.Status = ViolationFound
+		res.Run = run
+	default:
+		res.Status = NoViolation
+		res.Complete = !x.bounded
+	}
+	return res, nil
+}
+
+type giveUp struct{ why string }
+
+func (g *giveUp) Error() string { return g.why }
+
+type xstate struct {
+	m      *machine
+	spawns map[program.Label]int // threads created by each Spawn
+}
+
+type explorer struct {
+	ctx     context.Context
+	p       *program.Program
+	opts    ExploreOptions
+	doms    map[*program.Instr][]int64
+	ix      *program.LabelIndex
+	visited map[string]struct{}
+	bytes   int
+	bounded bool // some thread stopped at a bound
+	path    []program.Step
+	// loops: for a back-edge goto, the index range [lo, hi] of its loop
+	loops map[*program.Instr][2]int
+	// private: instructions that touch only private locals of their thread
+	private map[*program.Instr]bool
+	taken   map[string]bool // variables whose address is taken
+	sym     bool            // thread permutations are one state
+}
+
+// analyse fills loops, private and sym.
+func (x *explorer) analyse() {
+	sym := true
+	x.taken = takenAddrs(x.p)
+	for k := range x.taken {
+		if strings.Contains(k, "::") {
+			sym = false // pointers to locals name their thread
+		}
+	}
+	handles := map[string]bool{}
+	for _, f := range x.p.Funcs {
+		for i, in := range f.Body {
+			if in.Op == program.OpGoto {
+				lo := -1
+				for _, t := range in.Targets {
+					if k := f.Index(t); k >= 0 && k <= i && (lo < 0 || k < lo) {
+						lo = k
+					}
+				}
+				if lo >= 0 {
+					x.loops[in] = [2]int{lo, i}
+				}
+			}
+			if in.Op == program.OpJoin {
+				sym = false
+			}
+			if in.Op == program.OpSpawn && in.Lhs != nil {
+				if r := root(in.Lhs); r != nil {
+					handles[varKey(f, r)] = true
+				} else {
+					sym = false
+				}
+			}
+			x.private[in] = isPrivate(x.p, f, in, x.taken)
+		}
+	}
+	// a handle is read when it occurs anywhere but as a Spawn's Lhs
+	for _, f := range x.p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range in.Operands() {
+				if in.Op == program.OpSpawn && e == in.Lhs {
+					continue
+				}
+				for _, k := range refs(f, e) {
+					if handles[k] {
+						sym = false
+					}
+				}
+			}
+		}
+	}
+	x.sym = sym
+}
+
+// isPrivate reports whether in touches only private locals of its thread
+// (and constants), so that it commutes with every step of other threads.
+// Return is decided when it executes (it stores into the caller).
+func isPrivate(p *program.Program, f *program.Func, in *program.Instr, taken map[string]bool) bool {
+	switch in.Op {
+	case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpGoto, program.OpDecl, program.OpCall:
+	default:
+		return false
+	}
+	if in.Op == program.OpCall {
+		fr, ok := in.Func.(*program.FuncRef)
+		if !ok {
+			return false
+		}
+		if g := p.Func(fr.Name); g == nil || g.Atomic {
+			return false
+		}
+	}
+	if in.Op == program.OpDecl {
+		return !taken[f.Name+"::"+in.Var]
+	}
+	ok := true
+	for _, e := range in.Operands() {
+		if e == in.Func {
+			continue
+		}
+		program.Walk(e, func(x program.Expr) bool {
+			switch x := x.(type) {
+			case *program.Ref:
+				if !x.Local {
+					ok = false
+				} else if taken[varKey(f, x)] {
+					ok = false
+				}
+			case *program.Deref, *program.AddrOf, *program.FuncRef:
+				ok = false
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+func (s *xstate) clone() *xstate {
+	return &xstate{m: s.m.clone(), spawns: maps.Clone(s.spawns)}
+}
+
+// dfs explores from s; it returns the run to a violation, or nil.
+func (x *explorer) dfs(s *xstate) (*program.Run, error) {
+	key := x.key(s)
+	if _, ok := x.visited[key]; ok {
+		return nil, nil
+	}
+	x.visited[key] = struct{}{}
+	x.bytes += len(key) + 48
+	if x.bytes > x.opts.MaxStateBytes {
+		return nil, &giveUp{fmt.Sprintf("explicit search: more than %d MiB of states (%d states)", x.opts.MaxStateBytes>>20, len(x.visited))}
+	}
+	if len(x.visited)%4096 == 0 {
+		if err := x.ctx.Err(); err != nil {
+			return nil, &giveUp{"explicit search: " + err.Error()}
+		}
+	}
+	m := s.m
+	var runnable []int
+	for _, t := range m.threads {
+		if !t.ended && t.current() != nil && m.atomicHolder(t) == nil {
+			runnable = append(runnable, t.id)
+		}
+	}
+	// ample set: the first thread whose next step is private, if it can
+	// move
+	for _, id := range runnable {
+		t := m.threads[id]
+		if x.privateNext(t) {
+			moved, run, err := x.expand(s, id)
+			if run != nil || err != nil {
+				return run, err
+			}
+			if moved {
+				return nil, nil
+			}
+		}
+	}
+	for _, id := range runnable {
+		if x.privateNext(m.threads[id]) {
+			continue // explored above without moving
+		}
+		if _, run, err := x.expand(s, id); run != nil || err != nil {
+			return run, err
+		}
+	}
+	return nil, nil
+}
+
+// privateNext reports whether t's next step is private.
+func (x *explorer) privateNext(t *thread) bool {
+	in := t.current()
+	if in == nil || t.fresh {
+		// a thread that has entered an atomic section without acting
+		// in it lets the others run; its first step inside takes the
+		// section, which is not private
+		return false
+	}
+	if in.Op == program.OpReturn {
+		// private when it ends no thread or section and stores, if at
+		// all, into a private local of the caller
+		fr := t.top()
+		if fr.atomic || len(t.frames) == 1 || program.HasNondet(in.Rhs) {
+			return false
+		}
+		if fr.ret != nil {
+			caller, o := t.frames[len(t.frames)-2], fr.ret.obj
+			if o == nil {
+				return false
+			}
+			name := strings.TrimPrefix(o.name, caller.fn.Name+"::")
+			if caller.vars[name] != o {
+				return false
+			}
+			if x.taken[caller.fn.Name+"::"+name] {
+				return false
+			}
+		}
+		return x.privateRet(in, fr)
+	}
+	return x.private[in]
+}
+
+// privateRet: a Return whose value reads only private locals.
+func (x *explorer) privateRet(in *program.Instr, fr *frame) bool {
+	ok := true
+	program.Walk(in.Rhs, func(e program.Expr) bool {
+		switch e := e.(type) {
+		case *program.Ref:
+			if !e.Local || x.taken[varKey(fr.fn, e)] {
+				ok = false
+			}
+		case *program.Deref, *program.AddrOf, *program.FuncRef:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// choiceSource supplies draws from a domain by a choice vector; it counts
+// the draws of a step.
+type choiceSource struct {
+	dom    []int64
+	choice []int
+	n      int
+	m      *machine
+	drawn  []program.Value
+}
+
+func (c *choiceSource) next(t *program.Type) program.Value {
+	var v int64
+	if c.n < len(c.choice) && c.dom != nil {
+		v = c.dom[c.choice[c.n]]
+	}
+	c.n++
+	val := program.Value{Bits: v}
+	if t.Kind == program.Int || t.Kind == program.Bool {
+		val = normalize(t, val)
+	}
+	c.drawn = append(c.drawn, c.m.external(val))
+	return val
+}
+
+// expand explores every step of thread id from s (every choice of draws
+// and goto targets); moved reports whether some step was enabled.
+func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err error) {
+	t := s.m.threads[id]
+	in := t.current()
+	dom := x.doms[in]
+	if why := x.bound(s, t, in); why != "" {
+		x.bounded = true
+		return false, nil, nil
+	}
+	var choice []int // current choice vector, odometer order
+	target := 0
+	for {
+		c := s.clone()
+		ct := c.m.threads[id]
+		src := &choiceSource{dom: dom, choice: choice, m: c.m}
+		ntargets := 1
+		h := hooks{
+			pick: func(ts []program.Label) program.Label {
+				ntargets = len(ts)
+				return ts[target%len(ts)]
+			},
+			backEdge: func(fr *frame, g *program.Instr) string {
+				if fr.backEdges == nil {
+					fr.backEdges = map[program.Label]int{}
+				}
+				if fr.backEdges[g.Label] >= x.opts.Unwind-1 {
+					return fmt.Sprintf("unwinding bound %d reached at %s", x.opts.Unwind, g.Label)
+				}
+				fr.backEdges[g.Label]++
+				return ""
+			},
+		}
+		res, err := c.m.exec(ct, src, h)
+		if err != nil {
+			var ee *ExecError
+			if errors.As(err, &ee) {
+				return moved, nil, &giveUp{fmt.Sprintf("explicit search: execution error at %s: %s", in.Label, ee.Msg)}
+			}
+			return moved, nil, err
+		}
+		if src.n > 0 && dom == nil {
+			return moved, nil, fmt.Errorf("explore: %s draws %d values but has no domain", in.Label, src.n)
+		}
+		if len(choice) < src.n {
+			choice = make([]int, src.n)
+		}
+		if res.blocked != "" {
+			if strings.HasPrefix(res.blocked, "unwinding bound") {
+				x.bounded = true
+			}
+		} else {
+			moved = true
+			if in.Op == program.OpSpawn {
+				c.spawns[in.Label]++
+			}
+			x.resetLoops(ct)
+			x.path = append(x.path, program.Step{Thread: id, Label: in.Label, Nondet: src.drawn, Assigned: res.writes})
+			if res.failed {
+				steps := append([]program.Step(nil), x.path...)
+				return true, &program.Run{Steps: steps, Violated: in.Prop}, nil
+			}
+			r, err := x.dfs(c)
+			x.path = x.path[:len(x.path)-1]
+			if r != nil || err != nil {
+				return true, r, err
+			}
+		}
+		// next choice: targets, then the odometer of draws
+		if target+1 < ntargets {
+			target++
+			continue
+		}
+		target = 0
+		i := 0
+		for ; i < len(choice); i++ {
+			if choice[i]+1 < len(dom) {
+				choice[i]++
+				break
+			}
+			choice[i] = 0
+		}
+		if i == len(choice) {
+			return moved, nil, nil
+		}
+	}
+}
+
+// bound returns why thread t may not execute in (a call beyond the
+// recursion bound, a spawn beyond the thread bounds), or "".
+func (x *explorer) bound(s *xstate, t *thread, in *program.Instr) string {
+	switch in.Op {
+	case program.OpCall:
+		if fr, ok := in.Func.(*program.FuncRef); ok {
+			n := 0
+			for _, f := range t.frames {
+				if f.fn.Name == fr.Name {
+					n++
+				}
+			}
+			if n >= x.opts.Unwind {
+				return "recursion bound"
+			}
+		} else if len(t.frames) > x.opts.Unwind+8 {
+			return "call depth bound"
+		}
+	case program.OpSpawn:
+		if x.opts.Threads > 0 && s.spawns[in.Label] >= x.opts.Threads || len(s.m.threads) >= x.opts.MaxThreads {
+			return "thread bound"
+		}
+	}
+	return ""
+}
+
+// resetLoops forgets the back-edge counts of the loops t's top activation
+// has left, so that each entry into a loop has its own count.
+func (x *explorer) resetLoops(t *thread) {
+	fr := t.top()
+	if fr == nil || len(fr.backEdges) == 0 {
+		return
+	}
+	for l := range fr.backEdges {
+		in := x.ix.Instr[l]
+		r, ok := x.loops[in]
+		if !ok || fr.pc < r[0] || fr.pc > r[1] {
+			delete(fr.backEdges, l)
+		}
+	}
+}
+
+// clone returns a deep copy of m (dead locals are left out: any access
+// through a pointer to one is an error either way).
+func (m *machine) clone() *machine {
+	n := &machine{p: m.p, objs: make(map[string]*object, len(m.objs)), globals: make(map[string]*object, len(m.globals)), acts: m.acts}
+	cp := make(map[*object]*object, len(m.objs))
+	get := func(o *object) *object {
+		if o == nil {
+			return nil
+		}
+		if c, ok := cp[o]; ok {
+			return c
+		}
+		c := &object{id: o.id, name: o.name, typ: o.typ, cells: append([]program.Value(nil), o.cells...), alive: o.alive, heap: o.heap}
+		cp[o] = c
+		n.objs[c.id] = c
+		return c
+	}
+	for name, o := range m.globals {
+		n.globals[name] = get(o)
+	}
+	for _, h := range m.heaps {
+		n.heaps = append(n.heaps, get(h))
+	}
+	for _, o := range m.objs {
+		if o.alive {
+			get(o)
+		}
+	}
+	for _, t := range m.threads {
+		nt := &thread{id: t.id, ended: t.ended, atomic: t.atomic, fresh: t.fresh, stopped: t.stopped}
+		for _, fr := range t.frames {
+			nf := &frame{fn: fr.fn, pc: fr.pc, vars: make(map[string]*object, len(fr.vars)), atomic: fr.atomic}
+			for k, o := range fr.vars {
+				nf.vars[k] = get(o)
+			}
+			if fr.ret != nil {
+				l := *fr.ret
+				l.obj = get(l.obj)
+				nf.ret = &l
+			}
+			if len(fr.backEdges) > 0 {
+				nf.backEdges = maps.Clone(fr.backEdges)
+			}
+			nt.frames = append(nt.frames, nf)
+		}
+		n.threads = append(n.threads, nt)
+	}
+	return n
+}
+
+// key encodes the state canonically: objects by their names (locals by
+// thread, frame depth and name), every cell, every thread's frames with
+// their program counters and loop counts, and the spawn counts; with
+// symmetry, the records of the threads other than main sorted.
+func (x *explorer) key(s *xstate) string {
+	m := s.m
+	var locals map[*object]string
+	canon := func(id string) string {
+		if id == "" || strings.HasPrefix(id, "fn:") || strings.HasPrefix(id, "heap#") || strings.HasPrefix(id, "dangling:") {
+			return id
+		}
+		if _, ok := m.globals[id]; ok && m.globals[id].id == id {
+			return id
+		}
+		if locals == nil {
+			locals = map[*object]string{}
+			for _, t := range m.threads {
+				for k, fr := range t.frames {
+					for _, o := range fr.vars {
+						locals[o] = fmt.Sprintf("%s@%d.%d", o.name, t.id, k)
+					}
+				}
+			}
+		}
+		if o := m.objs[id]; o != nil {
+			if n, ok := locals[o]; ok {
+				return n
+			}
+			return "main:" + o.name // main's locals after main returned
+		}
+		return "dead:" + id
+	}
+	var b []byte
+	num := func(v int64) { b = binary.AppendVarint(b, v) }
+	str := func(s string) { num(int64(len(s))); b = append(b, s...) }
+	val := func(v program.Value) {
+		num(v.Bits)
+		if v.Obj != "" {
+			b = append(b, 1)
+			str(canon(v.Obj))
+			num(v.Off)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	obj := func(o *object) {
+		if o.alive {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		for _, v := range o.cells {
+			val(v)
+		}
+	}
+	for _, g := range x.p.Globals {
+		obj(m.globals[g.Name])
+	}
+	num(int64(len(m.heaps)))
+	for _, h := range m.heaps {
+		obj(h)
+	}
+	labels := make([]string, 0, len(s.spawns))
+	for l := range s.spawns {
+		labels = append(labels, string(l))
+	}
+	sort.Strings(labels)
+	for _, l := range labels {
+		str(l)
+		num(int64(s.spawns[program.Label(l)]))
+	}
+	if len(m.threads) > 0 && m.threads[0].ended {
+		var names []string
+		byName := map[string]*object{}
+		for _, o := range m.objs {
+			if !o.heap && o.alive && m.globals[o.name] != o && strings.HasPrefix(o.name, "main::") {
+				names = append(names, o.name)
+				byName[o.name] = o
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			str(n)
+			obj(byName[n])
+		}
+	}
+	records := make([]string, len(m.threads))
+	for i, t := range m.threads {
+		head := b
+		b = nil
+		if t.ended {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		num(int64(t.atomic))
+		if t.fresh {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		num(int64(len(t.frames)))
+		for k, fr := range t.frames {
+			str(fr.fn.Name)
+			num(int64(fr.pc))
+			if fr.ret != nil && fr.ret.obj != nil {
+				// relative to the thread, so that symmetric threads
+				// have equal records
+				if k > 0 && t.frames[k-1].vars[strings.TrimPrefix(fr.ret.obj.name, t.frames[k-1].fn.Name+"::")] == fr.ret.obj {
+					str("caller::" + fr.ret.obj.name)
+				} else {
+					str(canon(fr.ret.obj.id))
+				}
+				num(fr.ret.off)
+			} else {
+				str("")
+			}
+			for _, v := range fr.fn.Params {
+				obj(fr.vars[v.Name])
+			}
+			for _, v := range fr.fn.Locals {
+				obj(fr.vars[v.Name])
+			}
+			num(int64(len(fr.backEdges)))
+			if len(fr.backEdges) > 0 {
+				ls := make([]string, 0, len(fr.backEdges))
+				for l := range fr.backEdges {
+					ls = append(ls, string(l))
+				}
+				sort.Strings(ls)
+				for _, l := range ls {
+					str(l)
+					num(int64(fr.backEdges[program.Label(l)]))
+				}
+			}
+			b = append(b, 0xff)
+		}
+		records[i] = string(b)
+		b = head
+	}
+	if x.sym && len(records) > 2 {
+		sort.Strings(records[1:])
+	}
+	for _, r := range records {
+		str(r)
+	}
+	return string(b)
+}

@@ -1,0 +1,213 @@
+package interp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cegpv.dev/cegpv/frontend"
+	P "cegpv.dev/cegpv/program"
+)
+
+func lowerC(t *testing.T, name, src string) *P.Program {
+	t.Helper()
+	p, err := frontend.Lower(name, []byte(src), frontend.Options{})
+	if err != nil {
+		t.Fatalf("Lower: %v", err)
+	}
+	return p
+}
+
+// TestExploreProgs runs the explicit-state search on every testdata/progs
+// program whose nondeterminism is finite: the verdict must be the one the
+// header states, and every violation must replay.
+func TestExploreProgs(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "progs", "*.c"))
+	if len(files) == 0 {
+		t.Fatal("no programs in testdata/progs")
+	}
+	explored := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := readHeader(src)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		p, err := frontend.Lower(file, src, frontend.Options{})
+		if err != nil {
+			continue
+		}
+		res, err := Explore(context.Background(), p, ExploreOptions{Unwind: h.unwind, Threads: h.threads})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		name := filepath.Base(file)
+		switch res.Status {
+		case Inconclusive:
+			t.Logf("%s: not explored: %s", name, res.Reason)
+			continue
+		case ViolationFound:
+			if h.expect == "safe" {
+				t.Errorf("%s: safe, but Explore finds a violation:\n%s", name, Format(p, res.Run))
+			}
+			out, err := Replay(p, res.Run)
+			if err != nil || out.Status != Violated {
+				t.Errorf("%s: the violation does not replay: %v", name, err)
+			}
+		case NoViolation:
+			if h.expect == "unsafe" {
+				t.Errorf("%s: unsafe, but Explore finds no violation in %d states", name, res.States)
+			}
+		}
+		explored++
+		t.Logf("%s: %v after %d states (complete %v)", name, res.Status, res.States, res.Complete)
+	}
+	if explored < 15 {
+		t.Errorf("only %d programs explored; the domain analysis rejects too much", explored)
+	}
+}
+
+// TestDomains checks which draws get a finite domain, on small programs
+// that each isolate one rule (and one way to break it).
+func TestDomains(t *testing.T) {
+	const head = "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint g, h, a[4];\n"
+	cases := []struct {
+		name, body string
+		want       string // "" = explorable; else a substring of the reason
+		dom        []int64
+	}{
+		{"truth", "if (__VERIFIER_nondet_int()) g = 1;", "", []int64{0, 1}},
+		{"not", "g = !__VERIFIER_nondet_int();", "", []int64{0, 1}},
+		{"eq0", "if (__VERIFIER_nondet_int() == 0 && g) h = 1;", "", []int64{0, 1}},
+		{"arith in cond", "if (__VERIFIER_nondet_int() > 3) g = 1;", "computed with", nil},
+		{"stored relevant", "g = __VERIFIER_nondet_int(); assert(g != 7);", "computed with", nil},
+		{"stored irrelevant", "h = __VERIFIER_nondet_int() + 1; assert(g == 0);", "", []int64{0}},
+		{"index", "a[__VERIFIER_nondet_int() != 0] = 1;", "", []int64{0, 1}},
+		{"index value", "a[__VERIFIER_nondet_int()] = 1;", "computed with", nil},
+		{"irrelevant but index flows", "h = __VERIFIER_nondet_int(); a[h] = 1;", "computed with", nil},
+		{"divisor", "h = __VERIFIER_nondet_int(); g = 8 / h;", "computed with", nil},
+		{"range", "int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 1 && v < 4); g = v; assert(g != 3);", "", []int64{1, 2, 3}},
+		{"range mirrored", "int v = __VERIFIER_nondet_int(); __VERIFIER_assume(2 > v && v >= -1); g = v; assert(g != 1);", "", []int64{-1, 0, 1}},
+		{"range too wide", "int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 0 && v < 1000); g = v; assert(g != 3);", "computed with", nil},
+		{"range one-sided", "int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 0); g = v; assert(g != 3);", "computed with", nil},
+		{"range not next", "int v = __VERIFIER_nondet_int(); g = v; __VERIFIER_assume(v >= 0 && v < 2); assert(g != 3);", "computed with", nil},
+		{"decl assigned", "int v; v = g; assert(v == 0);", "", []int64{0}},
+		{"decl read", "int v; if (g) v = 1; assert(v == 0);", "may be read", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := lowerC(t, c.name+".c", head+"int main(void) {\n"+c.body+"\nreturn 0;\n}\n")
+			doms, err := domains(p)
+			if c.want != "" {
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("want an error with %q, got %v", c.want, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("not explorable: %v", err)
+			}
+			for _, in := range p.Func("main").Body {
+				if in.Op == P.OpDecl {
+					continue
+				}
+				if d, ok := doms[in]; ok {
+					if !equalInts(d, c.dom) {
+						t.Errorf("%s: domain %v, want %v", in, d, c.dom)
+					}
+					return
+				}
+			}
+			if c.dom[0] == 0 && len(c.dom) == 1 && strings.HasPrefix(c.body, "int v;") {
+				return // the Decl's domain
+			}
+			t.Errorf("no instruction got a domain")
+		})
+	}
+}
+
+func equalInts(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestExploreVerdicts checks the search itself on programs whose verdict
+// depends on the enumerated values, the reductions and the bounds.
+func TestExploreVerdicts(t *testing.T) {
+	cases := []struct {
+		name, src string
+		unwind    int
+		want      ExploreStatus
+		complete  bool
+	}{
+		{"range value fails", `
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int g;
+int main(void) { int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 0 && v < 5); g = v; assert(g != 4); return 0; }`, 3, ViolationFound, false},
+		{"range value holds", `
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int g;
+int main(void) { int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 0 && v < 4); g = v; assert(g != 4); return 0; }`, 3, NoViolation, true},
+		{"nondet branch", `
+extern int __VERIFIER_nondet_int(void);
+int g;
+int main(void) { if (__VERIFIER_nondet_int()) g = 1; assert(g == 0); return 0; }`, 3, ViolationFound, false},
+		{"interleaving", `
+#include <pthread.h>
+int x;
+void *w(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0); assert(x == 2); return 0; }`, 3, ViolationFound, false},
+		{"locked", `
+#include <pthread.h>
+int x; pthread_mutex_t m;
+void *w(void *a) { pthread_mutex_lock(&m); int t = x; x = t + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0); assert(x == 2); return 0; }`, 3, NoViolation, true},
+		{"symmetric spawns", `
+#include <pthread.h>
+int x;
+void *w(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) { pthread_t h; while (1) { pthread_create(&h, 0, w, 0); if (x > 2) break; } assert(x <= 4); return 0; }`, 4, NoViolation, false},
+		{"deep loop beyond bound", `
+int g;
+int main(void) { int i; for (i = 0; i < 5; i++) g++; assert(g != 5); return 0; }`, 5, NoViolation, false},
+		{"loop within bound", `
+int g;
+int main(void) { int i; for (i = 0; i < 4; i++) g++; assert(g != 4); return 0; }`, 5, ViolationFound, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := lowerC(t, strings.ReplaceAll(c.name, " ", "_")+".c", c.src)
+			res, err := Explore(context.Background(), p, ExploreOptions{Unwind: c.unwind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != c.want {
+				t.Fatalf("status %v (%s), want %v", res.Status, res.Reason, c.want)
+			}
+			if res.Status == NoViolation && res.Complete != c.complete {
+				t.Errorf("complete %v, want %v", res.Complete, c.complete)
+			}
+			if res.Run != nil {
+				if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
+					t.Errorf("the violation does not replay: %v", err)
+				}
+			}
+		})
+	}
+}
