@@ -91,7 +91,10 @@ type Options struct {
 	// observer), which removes exactly the spurious runs. The observer
 	// always uses the code-to-code loop.
 	Refinement string
-	Logger     hclog.Logger
+	// NoDeepening runs the loop at the bounds only, without first looking
+	// for violations at smaller unwindings (see Verify).
+	NoDeepening bool
+	Logger      hclog.Logger
 }
 
 // Refinements are the accepted values of Options.Refinement.
@@ -154,6 +157,11 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		}
 		v.work = w
 	}
+	if !opts.NoDeepening && opts.Bounds.Unwind > 1 && bounded(v.work) {
+		if res, done := v.deepen(ctx); done {
+			return res, nil
+		}
+	}
 	res, err := v.run(ctx)
 	if v.instP != nil {
 		v.instP.Close()
@@ -167,6 +175,92 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		}
 	}
 	return res, err
+}
+
+// deepen is iterative deepening for bugs, as in the built-in backend: the
+// whole loop runs at unwind 1, 2, …, Bounds.Unwind-1 first, each run with
+// at most 3/4 of the time left, and the first violation found is the
+// answer (it is a run of the original program, replayed like any other,
+// found at smaller bounds). A Safe run says nothing about deeper runs; an
+// Unknown one ends the deepening. The iterations and checks of the shallow
+// runs are counted in the answer. The check at the bounds follows when no
+// shallow run found a violation (done is false); v is then as new.
+func (v *verifier) deepen(ctx context.Context) (Result, bool) {
+	var iters []Iteration
+	checks := 0
+	for k := 1; k < v.opts.Bounds.Unwind; k++ {
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if dl, ok := ctx.Deadline(); ok {
+			sctx, cancel = context.WithTimeout(ctx, time.Duration(float64(time.Until(dl))*0.75))
+		}
+		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k)}
+		w.opts.Bounds.Unwind = k
+		res, err := w.run(sctx)
+		cancel()
+		if w.instP != nil {
+			w.instP.Close()
+		}
+		iters = append(iters, w.iters...)
+		checks += w.checks
+		v.log.Debug("deepening", "unwind", k, "verdict", res.Verdict, "error", err)
+		if err != nil || res.Verdict == backend.Unknown {
+			break
+		}
+		if res.Verdict == backend.Unsafe {
+			res.Iterations, res.Checks, res.Levels = iters, checks, w.level+1
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// bounded reports whether the unwinding bound can matter for p: it has a
+// loop (a backward goto) or may recurse (a cycle of direct calls, or a call
+// through a pointer).
+func bounded(p *program.Program) bool {
+	calls := map[string][]string{}
+	for _, f := range p.Funcs {
+		for i, in := range f.Body {
+			switch in.Op {
+			case program.OpGoto:
+				for _, t := range in.Targets {
+					if j := f.Index(t); j >= 0 && j <= i {
+						return true
+					}
+				}
+			case program.OpCall:
+				fr, ok := in.Func.(*program.FuncRef)
+				if !ok {
+					return true
+				}
+				calls[f.Name] = append(calls[f.Name], fr.Name)
+			}
+		}
+	}
+	state := map[string]int{} // 1 on the path, 2 done
+	var cyclic func(f string) bool
+	cyclic = func(f string) bool {
+		switch state[f] {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		state[f] = 1
+		for _, g := range calls[f] {
+			if cyclic(g) {
+				return true
+			}
+		}
+		state[f] = 2
+		return false
+	}
+	for _, f := range p.Funcs {
+		if cyclic(f.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 type verifier struct {

@@ -322,3 +322,46 @@ func paperFig2(t *testing.T) (testenv.Prog, *program.Program) {
 	t.Fatal("testdata/progs/paper_fig2.c missing")
 	return testenv.Prog{}, nil
 }
+
+// TestDeepening: the loop looks for violations at smaller unwindings
+// first. A bug reachable at unwind 1 is reported with those bounds (the
+// run replays on the program); NoDeepening finds it at the bounds asked
+// for; a safe program gets its verdict at the full bounds.
+func TestDeepening(t *testing.T) {
+	needZ3(t)
+	const unsafe = `
+#include <pthread.h>
+int x, y;
+void *w(void *a) { int i; for (i = 0; i < 3; i++) { int t = x; x = t + 1; } return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); int t = x; x = t + 1; assert(x != 1); return 0; }`
+	p, err := lowerSrc(unsafe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := builtin.New(builtin.Options{})
+	for _, noDeep := range []bool{false, true} {
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: be, Bounds: backend.Bounds{Unwind: 4}, NoDeepening: noDeep})
+		if err != nil || res.Verdict != backend.Unsafe {
+			t.Fatalf("no-deepening=%v: %v %v", noDeep, res.Verdict, err)
+		}
+		if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+			t.Fatalf("no-deepening=%v: the run does not replay: %v", noDeep, err)
+		}
+		want := 1
+		if noDeep {
+			want = 4
+		}
+		if res.Bounds.Unwind != want {
+			t.Errorf("no-deepening=%v: found within unwind %d, want %d", noDeep, res.Bounds.Unwind, want)
+		}
+	}
+	safe := strings.Replace(unsafe, "assert(x != 1)", "assert(x >= 1)", 1)
+	q, err := lowerSrc(safe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cegpv.Verify(context.Background(), q, cegpv.Options{Backend: be, Bounds: backend.Bounds{Unwind: 4}})
+	if err != nil || res.Verdict != backend.Safe || res.Bounds.Unwind != 4 {
+		t.Fatalf("safe program: %v within %v, %v", res.Verdict, res.Bounds, err)
+	}
+}
