@@ -31,6 +31,9 @@ import (
 //     stops the thread at the assume, which no other thread can tell from
 //     the thread not running again (the local is private), so these runs
 //     show nothing new.
+//   - A value stored into a variable that is itself only tested for zero
+//     (or copied into such variables), and the indeterminate contents of
+//     such a local at its Decl: {0, 1}.
 //   - The indeterminate contents of a local at its Decl: {0} when the local
 //     is irrelevant or is assigned (as a whole) before every read on every
 //     path from the Decl, so that the contents are never read.
@@ -45,6 +48,7 @@ import (
 func domains(p *program.Program) (map[*program.Instr][]int64, error) {
 	rel := relevantVars(p)
 	taken := takenAddrs(p)
+	truth := truthVars(p, taken)
 	zero, bin := []int64{0}, []int64{0, 1}
 	out := map[*program.Instr][]int64{}
 	for _, f := range p.Funcs {
@@ -52,8 +56,13 @@ func domains(p *program.Program) (map[*program.Instr][]int64, error) {
 		for pc, in := range f.Body {
 			switch in.Op {
 			case program.OpDecl:
-				if !rel[varKey(f, &program.Ref{Name: in.Var, Local: true})] || unread[pc] {
+				k := f.Name + "::" + in.Var
+				if !rel[k] || unread[pc] {
 					out[in] = zero
+					continue
+				}
+				if truth[k] {
+					out[in] = bin
 					continue
 				}
 				return nil, fmt.Errorf("%s: the indeterminate value of the local %s may be read", in.Pos, in.Var)
@@ -65,27 +74,31 @@ func domains(p *program.Program) (map[*program.Instr][]int64, error) {
 				continue
 			}
 			var dom []int64
-			for _, e := range in.Operands() {
-				ok := true
-				walkCtx(e, rootCtx(in, e), func(nd *program.Nondet, c valueCtx) {
-					switch {
-					case c == ctxTruth || nd.T.Kind == program.Bool:
-						dom = bin
-					case c == ctxValue && in.Op == program.OpAssign && e == in.Rhs && !storesRelevant(f, in.Lhs, rel):
-						if dom == nil {
-							dom = zero
-						}
-					case c == ctxValue && in.Op == program.OpReturn && !rel[retKey(f)]:
-						if dom == nil {
-							dom = zero
-						}
-					default:
-						ok = false
-					}
-				})
+			var bad program.Expr
+			operands(in, func(e, x program.Expr, c valueCtx) {
+				nd, ok := x.(*program.Nondet)
 				if !ok {
-					return nil, fmt.Errorf("%s: a nondeterministic value is computed with (%s)", in.Pos, program.ExprString(e))
+					return
 				}
+				switch {
+				case c == ctxTruth || nd.T.Kind == program.Bool:
+					dom = bin
+				case c == ctxValue && in.Op == program.OpAssign && e == in.Rhs && program.StripCasts(e) == x && isTruthVar(f, in.Lhs, truth):
+					dom = bin
+				case c == ctxValue && in.Op == program.OpAssign && e == in.Rhs && !storesRelevant(f, in.Lhs, rel):
+					if dom == nil {
+						dom = zero
+					}
+				case c == ctxValue && in.Op == program.OpReturn && !rel[retKey(f)]:
+					if dom == nil {
+						dom = zero
+					}
+				default:
+					bad = e
+				}
+			})
+			if bad != nil {
+				return nil, fmt.Errorf("%s: a nondeterministic value is computed with (%s)", in.Pos, program.ExprString(bad))
 			}
 			if dom != nil {
 				out[in] = dom
@@ -116,12 +129,12 @@ func rootCtx(in *program.Instr, e program.Expr) valueCtx {
 	return ctxSensitive
 }
 
-// walkCtx calls f for each Nondet node of e with the context its value is
-// used in, e itself being used in context c.
-func walkCtx(e program.Expr, c valueCtx, f func(*program.Nondet, valueCtx)) {
+// walkCtx calls f for each Nondet and Ref node of e with the context its
+// value is used in, e itself being used in context c.
+func walkCtx(e program.Expr, c valueCtx, f func(program.Expr, valueCtx)) {
 	switch e := e.(type) {
 	case nil:
-	case *program.Nondet:
+	case *program.Nondet, *program.Ref:
 		f(e, c)
 	case *program.Cast:
 		walkCtx(e.X, c, f)
@@ -162,12 +175,87 @@ func walkCtx(e program.Expr, c valueCtx, f func(*program.Nondet, valueCtx)) {
 		walkCtx(e.X, ctxSensitive, f)
 	default:
 		program.Walk(e, func(x program.Expr) bool {
-			if nd, ok := x.(*program.Nondet); ok {
-				f(nd, ctxSensitive)
+			switch x.(type) {
+			case *program.Nondet, *program.Ref:
+				f(x, ctxSensitive)
 			}
 			return true
 		})
 	}
+}
+
+// walkLvalue calls f for the Nondet and Ref nodes lv reads to find the
+// location it designates (indices, pointers), not for the variable it
+// stores into.
+func walkLvalue(lv program.Expr, f func(program.Expr, valueCtx)) {
+	switch e := lv.(type) {
+	case *program.Ref:
+	case *program.Index:
+		walkLvalue(e.X, f)
+		walkCtx(e.I, ctxSensitive, f)
+	case *program.FieldSel:
+		walkLvalue(e.X, f)
+	case *program.Cast:
+		walkLvalue(e.X, f)
+	default:
+		walkCtx(lv, ctxSensitive, f)
+	}
+}
+
+// operands calls f for the Nondet and Ref nodes of in's operands with their
+// contexts (the lvalue of an Assign, Call, Spawn or Alloc as walkLvalue).
+func operands(in *program.Instr, f func(e program.Expr, x program.Expr, c valueCtx)) {
+	for _, e := range in.Operands() {
+		g := func(x program.Expr, c valueCtx) { f(e, x, c) }
+		if e == in.Lhs && (in.Op == program.OpAssign || in.Op == program.OpCall || in.Op == program.OpSpawn || in.Op == program.OpAlloc) {
+			walkLvalue(e, g)
+			continue
+		}
+		walkCtx(e, rootCtx(in, e), g)
+	}
+}
+
+// truthVars returns the int and _Bool variables (globals and locals whose
+// address is not taken) whose value matters only as zero or non-zero:
+// every read of one is a truth test or a copy into another such variable
+// (a greatest fixpoint). A draw stored into one needs the values 0 and 1
+// only: any value behaves as one of them wherever the variable is read.
+func truthVars(p *program.Program, taken map[string]bool) map[string]bool {
+	cand := map[string]bool{}
+	scalar := func(t *program.Type) bool { return t.Kind == program.Int || t.Kind == program.Bool }
+	for _, g := range p.Globals {
+		if !taken[g.Name] && scalar(g.Type) {
+			cand[g.Name] = true
+		}
+	}
+	for _, f := range p.Funcs {
+		for _, v := range f.Locals {
+			if k := f.Name + "::" + v.Name; !taken[k] && scalar(v.Type) {
+				cand[k] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			for _, in := range f.Body {
+				operands(in, func(e, x program.Expr, c valueCtx) {
+					r, ok := x.(*program.Ref)
+					if !ok || !cand[varKey(f, r)] || c == ctxTruth {
+						return
+					}
+					if in.Op == program.OpAssign && e == in.Rhs && program.StripCasts(e) == x {
+						if l, ok := in.Lhs.(*program.Ref); ok && cand[varKey(f, l)] {
+							return // a copy into another truth variable
+						}
+					}
+					delete(cand, varKey(f, r))
+					changed = true
+				})
+			}
+		}
+	}
+	return cand
 }
 
 // worse: a value computed with (c = ctxValue or worse) from an operand
@@ -181,15 +269,14 @@ func worse(c, d valueCtx) valueCtx {
 }
 
 func isZero(e program.Expr) bool {
-	for {
-		c, ok := e.(*program.Cast)
-		if !ok {
-			break
-		}
-		e = c.X
-	}
-	k, ok := e.(*program.Const)
+	k, ok := program.StripCasts(e).(*program.Const)
 	return ok && k.V == 0
+}
+
+// isTruthVar reports whether lv is a variable of truth.
+func isTruthVar(f *program.Func, lv program.Expr, truth map[string]bool) bool {
+	r, ok := lv.(*program.Ref)
+	return ok && truth[varKey(f, r)]
 }
 
 func varKey(f *program.Func, r *program.Ref) string {
@@ -494,15 +581,7 @@ func assumedRange(f *program.Func, pc int, taken map[string]bool) ([]int64, bool
 	if !ok || !v.Local || taken[varKey(f, v)] || v.T.Kind != program.Int || !v.T.Signed {
 		return nil, false
 	}
-	rhs := in.Rhs
-	for {
-		c, ok := rhs.(*program.Cast)
-		if !ok {
-			break
-		}
-		rhs = c.X
-	}
-	if _, ok := rhs.(*program.Nondet); !ok {
+	if _, ok := program.StripCasts(in.Rhs).(*program.Nondet); !ok {
 		return nil, false
 	}
 	lo, hi := int64(-1)<<(v.T.Bits()-1), int64(1)<<(v.T.Bits()-1)-1
@@ -582,14 +661,7 @@ func isVar(e program.Expr, v *program.Ref) bool {
 }
 
 func constOf(e program.Expr) (int64, bool) {
-	for {
-		c, ok := e.(*program.Cast)
-		if !ok {
-			break
-		}
-		e = c.X
-	}
-	k, ok := e.(*program.Const)
+	k, ok := program.StripCasts(e).(*program.Const)
 	if !ok || k.T.Kind != program.Int || !k.T.Signed {
 		return 0, false
 	}

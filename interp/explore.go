@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -624,6 +625,15 @@ func (x *explorer) key(s *xstate) string {
 			val(v)
 		}
 	}
+	// counts encodes a map of counts by label, sorted
+	counts := func(c map[program.Label]int) {
+		ls := slices.Sorted(maps.Keys(c))
+		num(int64(len(ls)))
+		for _, l := range ls {
+			str(string(l))
+			num(int64(c[l]))
+		}
+	}
 	for _, g := range x.p.Globals {
 		obj(m.globals[g.Name])
 	}
@@ -631,15 +641,7 @@ func (x *explorer) key(s *xstate) string {
 	for _, h := range m.heaps {
 		obj(h)
 	}
-	labels := make([]string, 0, len(s.spawns))
-	for l := range s.spawns {
-		labels = append(labels, string(l))
-	}
-	sort.Strings(labels)
-	for _, l := range labels {
-		str(l)
-		num(int64(s.spawns[program.Label(l)]))
-	}
+	counts(s.spawns)
 	if len(m.threads) > 0 && m.threads[0].ended {
 		var names []string
 		byName := map[string]*object{}
@@ -692,18 +694,7 @@ func (x *explorer) key(s *xstate) string {
 			for _, v := range fr.fn.Locals {
 				obj(fr.vars[v.Name])
 			}
-			num(int64(len(fr.backEdges)))
-			if len(fr.backEdges) > 0 {
-				ls := make([]string, 0, len(fr.backEdges))
-				for l := range fr.backEdges {
-					ls = append(ls, string(l))
-				}
-				sort.Strings(ls)
-				for _, l := range ls {
-					str(l)
-					num(int64(fr.backEdges[program.Label(l)]))
-				}
-			}
+			counts(fr.backEdges)
 			b = append(b, 0xff)
 		}
 		records[i] = string(b)

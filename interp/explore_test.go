@@ -97,7 +97,10 @@ func TestDomains(t *testing.T) {
 		{"range one-sided", "int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 0); g = v; assert(g != 3);", "computed with", nil},
 		{"range not next", "int v = __VERIFIER_nondet_int(); g = v; __VERIFIER_assume(v >= 0 && v < 2); assert(g != 3);", "computed with", nil},
 		{"decl assigned", "int v; v = g; assert(v == 0);", "", []int64{0}},
-		{"decl read", "int v; if (g) v = 1; assert(v == 0);", "may be read", nil},
+		{"decl read", "int v; if (g) v = 1; assert(v == 2);", "may be read", nil},
+		{"decl tested", "int v; if (g) v = 1; assert(v == 0);", "", []int64{0, 1}},
+		{"truth variable", "h = __VERIFIER_nondet_int(); g = h; if (g) assert(0);", "", []int64{0, 1}},
+		{"truth variable computed with", "h = __VERIFIER_nondet_int(); g = h; if (g + 1) assert(0);", "computed with", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,8 +126,15 @@ func TestDomains(t *testing.T) {
 					return
 				}
 			}
-			if c.dom[0] == 0 && len(c.dom) == 1 && strings.HasPrefix(c.body, "int v;") {
-				return // the Decl's domain
+			if strings.HasPrefix(c.body, "int v;") {
+				for _, in := range p.Func("main").Body {
+					if d, ok := doms[in]; ok && in.Op == P.OpDecl && in.Var == "v" {
+						if !equalInts(d, c.dom) {
+							t.Errorf("decl: domain %v, want %v", d, c.dom)
+						}
+						return
+					}
+				}
 			}
 			t.Errorf("no instruction got a domain")
 		})

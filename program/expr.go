@@ -368,3 +368,14 @@ func BaseRef(x Expr) *Ref {
 		}
 	}
 }
+
+// StripCasts returns e without the casts around it.
+func StripCasts(e Expr) Expr {
+	for {
+		c, ok := e.(*Cast)
+		if !ok {
+			return e
+		}
+		e = c.X
+	}
+}

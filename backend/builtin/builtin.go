@@ -48,6 +48,19 @@
 // max(64, 8×unwind) at a variable index) make the answer Unknown unless a
 // violation is found that avoids them.
 //
+// Check runs two more searches around the encoding (the encoding alone is
+// Options.NoDeepening plus Options.NoExplicit):
+//
+//   - iterative deepening for bugs (deepen): the encoding at unwind 1, 2,
+//     …, Unwind-1 first, each with at most 3/4 of the time left; a
+//     violation found there is a real run, found at a fraction of the cost
+//     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
+//     step that cut no path is the final answer;
+//   - the explicit-state search of interp.Explore, for programs whose
+//     nondeterminism is finite, started beside the encoding when it has not
+//     answered within a second; the first verdict wins and the other
+//     search is stopped (its solver process killed).
+//
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds
 // (Result.Bounds) and is a proof (Result.Proof) when unwinding assertions

@@ -167,22 +167,12 @@ func onlyCell(x program.Expr, isCell func(program.Expr) bool) bool {
 	return ok
 }
 
-func stripCasts(x program.Expr) program.Expr {
-	for {
-		c, ok := x.(*program.Cast)
-		if !ok {
-			return x
-		}
-		x = c.X
-	}
-}
-
 func isEqZero(x program.Expr, isCell func(program.Expr) bool) bool {
 	b, ok := x.(*program.Binary)
 	if !ok || b.Op != program.Eq {
 		return false
 	}
-	isRef := func(y program.Expr) bool { return isCell(stripCasts(y)) }
+	isRef := func(y program.Expr) bool { return isCell(program.StripCasts(y)) }
 	isZero := func(y program.Expr) bool {
 		c, ok := y.(*program.Const)
 		return ok && c.V == 0
@@ -223,7 +213,7 @@ func (e *enc) lockOpOf(in *program.Instr) (int, cellKey, bool) {
 		if len(in.Args) != 1 {
 			return 0, cellKey{}, false
 		}
-		a, ok := stripCasts(in.Args[0]).(*program.AddrOf)
+		a, ok := program.StripCasts(in.Args[0]).(*program.AddrOf)
 		if !ok {
 			return 0, cellKey{}, false
 		}

@@ -124,7 +124,7 @@ func (e *enc) symmetricSite(site program.Label, fn *program.Func) bool {
 		return false
 	}
 	if len(fn.Params) > 0 && len(spawn.Args) > 0 {
-		if _, ok := stripCasts(spawn.Args[0]).(*program.Const); !ok && readsVar(fn, fn.Params[0].Name, true) {
+		if _, ok := program.StripCasts(spawn.Args[0]).(*program.Const); !ok && readsVar(fn, fn.Params[0].Name, true) {
 			return false
 		}
 	}

@@ -42,6 +42,8 @@ type verifyFlags struct {
 	jobs       int
 	relax      int
 	refinement string
+	noDeepen   bool
+	noExplicit bool
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -63,6 +65,8 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
+	fs.BoolVar(&v.noExplicit, "no-explicit", false, "builtin backend: the SMT encoding only, without the explicit-state search beside it")
 }
 
 func (v *verifyFlags) bounds() backend.Bounds {
@@ -226,7 +230,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 			res, err := be.Check(ctx, q, vf.bounds())
 			return res, nil, err
 		case "cegpv":
-			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property,
+			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen,
 				MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log.Named("cegpv")})
 			cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
 			for _, k := range cr.Kept {
