@@ -280,7 +280,7 @@ func TestDump(t *testing.T) {
 	fig, p := paperFig2(t)
 	for _, noInc := range []bool{false, true} {
 		dir := t.TempDir()
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}),
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
 			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("no-incremental=%v: %v %v", noInc, res.Verdict, err)

@@ -30,10 +30,7 @@ func TestObserverRefinement(t *testing.T) {
 		"state_machine_unsafe.c": false,
 		"wraparound_safe.c":      false,
 	}
-	// the symbolic engine alone: the explicit search happens to find a
-	// real counterexample of paper_fig2's abstraction first, which would
-	// leave the refinement unexercised
-	be := builtin.New(builtin.Options{NoExplicit: true})
+	be := builtin.New(builtin.Options{})
 	found := 0
 	for _, pr := range progs(t) {
 		spurious, ok := want[pr.Name]

@@ -31,7 +31,7 @@ func TestRandomPrograms(t *testing.T) {
 		n = 10
 	}
 	be := builtin.New(builtin.Options{})
-	sym := builtin.New(builtin.Options{NoExplicit: true, NoDeepening: true})
+	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	counts := map[string]int{}
 	explored := 0

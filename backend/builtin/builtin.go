@@ -48,18 +48,18 @@
 // max(64, 8×unwind) at a variable index) make the answer Unknown unless a
 // violation is found that avoids them.
 //
-// Check runs two more searches around the encoding (the encoding alone is
-// Options.NoDeepening plus Options.NoExplicit):
+// Check can run two more searches around the encoding:
 //
 //   - iterative deepening for bugs (deepen): the encoding at unwind 1, 2,
 //     …, Unwind-1 first, each with at most 3/4 of the time left; a
 //     violation found there is a real run, found at a fraction of the cost
 //     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
-//     step that cut no path is the final answer;
-//   - the explicit-state search of interp.Explore, for programs whose
-//     nondeterminism is finite, started beside the encoding when it has not
-//     answered within a second; the first verdict wins and the other
-//     search is stopped (its solver process killed).
+//     step that cut no path is the final answer (Options.NoDeepening turns
+//     it off);
+//   - with Options.Explicit, the explicit-state search of interp.Explore,
+//     for programs whose nondeterminism is finite, started beside the
+//     encoding when it has not answered within a second; the first verdict
+//     wins and the other search is stopped (its solver process killed).
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds
@@ -98,9 +98,13 @@ type Options struct {
 	// NoDeepening checks only at the bounds asked for, without first
 	// looking for violations at smaller unwindings (see Check).
 	NoDeepening bool
-	// NoExplicit leaves out the explicit-state search that Check tries
-	// first on programs with finite nondeterminism (see Check).
-	NoExplicit bool
+	// Explicit runs the explicit-state search of interp.Explore beside
+	// the encoding on programs with finite nondeterminism (see Check).
+	// It is off by default: on two cores the second search slows the
+	// encoding it competes with (the wmm set: 1.45x in total time,
+	// docs/bench/explicit-on), while the tasks it answers first are few
+	// (Szymanski: 8.5 s → 1.8 s).
+	Explicit bool
 }
 
 type builtinBackend struct{ opts Options }
@@ -116,10 +120,10 @@ func New(opts Options) backend.Backend {
 func (b *builtinBackend) Name() string { return "builtin" }
 
 // Check verifies p under bounds: by the symbolic encoding (after
-// iterative deepening, see deepen) and, for programs with finite
-// nondeterminism that the encoding does not answer within exploreDelay,
-// also by an explicit-state search running beside it (see explore); the
-// first verdict wins and the other engine is stopped.
+// iterative deepening, see deepen) and, with Options.Explicit, for programs
+// with finite nondeterminism that the encoding does not answer within
+// exploreDelay, also by an explicit-state search running beside it (see
+// explore); the first verdict wins and the other engine is stopped.
 func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
 	if bounds.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -128,7 +132,7 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 	}
 	bounds = b.effective(bounds)
 	start := time.Now()
-	if b.opts.NoExplicit || interp.Explorable(p) != nil {
+	if !b.opts.Explicit || interp.Explorable(p) != nil {
 		res, err := b.symbolic(ctx, p, bounds)
 		res.Stats.Total = time.Since(start)
 		return res, err
@@ -304,8 +308,9 @@ func (b *builtinBackend) explore(ctx context.Context, p *program.Program, bounds
 // search starts; exploreShare is the share of the time left the search may
 // use, exploreMax its time without a deadline; exploreBytes bounds its
 // store of visited states.
+var exploreDelay = time.Second // a variable for tests
+
 const (
-	exploreDelay = time.Second
 	exploreShare = 1.0 / 6
 	exploreMax   = 20 * time.Second
 	exploreBytes = 128 << 20

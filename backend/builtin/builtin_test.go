@@ -500,3 +500,39 @@ int main() { pthread_t x; pthread_create(&x, 0, w, 0); int *q = p;
 		}
 	}
 }
+
+// TestExplicitBeside: with Options.Explicit (and no delay), Check answers
+// explorable testdata programs by whichever search finishes first; the
+// verdict is the expected one either way, and the explicit search answers
+// some of them.
+func TestExplicitBeside(t *testing.T) {
+	needZ3(t)
+	old := exploreDelay
+	exploreDelay = 0
+	defer func() { exploreDelay = old }()
+	files, _ := filepath.Glob("../../testdata/progs/*.c")
+	be := New(Options{Explicit: true})
+	byExplicit := 0
+	for _, f := range files {
+		want, b, p, err := progFile(t, f)
+		if err != nil || interp.Explorable(p) != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := be.Check(ctx, p, b)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if got := map[backend.Verdict]string{backend.Safe: "safe", backend.Unsafe: "unsafe"}[res.Verdict]; got != want {
+			t.Errorf("%s: %v, want %s", f, res.Verdict, want)
+		}
+		if res.Stats.States > 0 {
+			byExplicit++
+		}
+	}
+	if byExplicit == 0 {
+		t.Errorf("the explicit search answered no program")
+	}
+	t.Logf("%d programs answered by the explicit search", byExplicit)
+}
