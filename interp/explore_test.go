@@ -2,7 +2,6 @@ package interp
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,20 +23,9 @@ func lowerC(t *testing.T, name, src string) *P.Program {
 // program whose nondeterminism is finite: the verdict must be the one the
 // header states, and every violation must replay.
 func TestExploreProgs(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "progs", "*.c"))
-	if len(files) == 0 {
-		t.Fatal("no programs in testdata/progs")
-	}
 	explored := 0
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := readHeader(src)
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
+	for _, file := range progFiles(t) {
+		src, h := readProg(t, file)
 		p, err := frontend.Lower(file, src, frontend.Options{})
 		if err != nil {
 			continue

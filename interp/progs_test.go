@@ -61,11 +61,9 @@ func readHeader(src []byte) (progHeader, error) {
 	return h, nil
 }
 
-// TestProgs lowers every testdata/progs program and simulates it under many
-// seeds: a safe program never fails an assertion (nor hits an execution
-// error), an unsafe one fails under at least one seed unless it is marked
-// `// interp: hard`, and every failure found replays with Replay.
-func TestProgs(t *testing.T) {
+// progFiles returns the testdata/progs programs.
+func progFiles(t *testing.T) []string {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "progs", "*.c"))
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +71,29 @@ func TestProgs(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no programs in testdata/progs")
 	}
+	return files
+}
+
+// readProg returns the source of a testdata/progs program and its header.
+func readProg(t *testing.T, file string) ([]byte, progHeader) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readHeader(src)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return src, h
+}
+
+// TestProgs lowers every testdata/progs program and simulates it under many
+// seeds: a safe program never fails an assertion (nor hits an execution
+// error), an unsafe one fails under at least one seed unless it is marked
+// `// interp: hard`, and every failure found replays with Replay.
+func TestProgs(t *testing.T) {
+	files := progFiles(t)
 	seeds := 2000
 	if testing.Short() {
 		seeds = 200
@@ -81,14 +102,7 @@ func TestProgs(t *testing.T) {
 	for _, file := range files {
 		file := file
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".c"), func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h, err := readHeader(src)
-			if err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
+			src, h := readProg(t, file)
 			p, err := frontend.Lower(file, src, frontend.Options{})
 			if err != nil {
 				if P.KindOf(err) == P.Unsupported {
