@@ -1,5 +1,6 @@
 // expect: unsafe
 // bounds: unwind=3
+// interp: hard
 // User-defined atomic lock functions on a pointer parameter (the
 // pthread-ext tasks' __VERIFIER_atomic_acquire(&m)), recognised as locks by
 // the built-in backend. thr1 checks under a only, and the decrementing
