@@ -483,23 +483,43 @@ func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err 
 func (x *explorer) bound(s *xstate, t *thread, in *program.Instr) string {
 	switch in.Op {
 	case program.OpCall:
-		if fr, ok := in.Func.(*program.FuncRef); ok {
-			n := 0
-			for _, f := range t.frames {
-				if f.fn.Name == fr.Name {
-					n++
-				}
+		name := calleeName(s.m, t, in.Func)
+		n := 0
+		for _, f := range t.frames {
+			if name != "" && f.fn.Name == name {
+				n++
 			}
-			if n >= x.opts.Unwind {
-				return "recursion bound"
-			}
-		} else if len(t.frames) > x.opts.Unwind+8 {
-			return "call depth bound"
+		}
+		if n >= x.opts.Unwind {
+			return "recursion bound"
 		}
 	case program.OpSpawn:
 		if x.opts.Threads > 0 && s.spawns[in.Label] >= x.opts.Threads || len(s.m.threads) >= x.opts.MaxThreads {
 			return "thread bound"
 		}
+	}
+	return ""
+}
+
+// calleeName returns the function a call through e by t calls now, or ""
+// when evaluating e fails (the step itself then reports the error). A
+// callee expression draws nothing (domains rejects draws there), so the
+// evaluation is the one the step makes.
+func calleeName(m *machine, t *thread, e program.Expr) (name string) {
+	if fr, ok := e.(*program.FuncRef); ok {
+		return fr.Name
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(execPanic); !ok {
+				panic(r)
+			}
+			name = ""
+		}
+	}()
+	c := &ctx{m: m, t: t, fr: t.top(), nd: zeroSource{}}
+	if v := c.rvalue(e); strings.HasPrefix(v.Obj, "fn:") {
+		return v.Obj[3:]
 	}
 	return ""
 }

@@ -164,6 +164,34 @@ int main(void) { int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 0 && v 
 extern int __VERIFIER_nondet_int(void);
 int g;
 int main(void) { if (__VERIFIER_nondet_int()) g = 1; assert(g == 0); return 0; }`, 3, ViolationFound, false},
+		{"indirect calls nest as deep as the program says", `
+int g;
+void f12(void) { g = 1; }
+void f0(void);
+void f1(void);
+void f2(void);
+void f3(void);
+void f4(void);
+void f5(void);
+void f6(void);
+void f7(void);
+void f8(void);
+void f9(void);
+void f10(void);
+void f11(void);
+void f0(void) { void (*p)(void) = f1; p(); }
+void f1(void) { void (*p)(void) = f2; p(); }
+void f2(void) { void (*p)(void) = f3; p(); }
+void f3(void) { void (*p)(void) = f4; p(); }
+void f4(void) { void (*p)(void) = f5; p(); }
+void f5(void) { void (*p)(void) = f6; p(); }
+void f6(void) { void (*p)(void) = f7; p(); }
+void f7(void) { void (*p)(void) = f8; p(); }
+void f8(void) { void (*p)(void) = f9; p(); }
+void f9(void) { void (*p)(void) = f10; p(); }
+void f10(void) { void (*p)(void) = f11; p(); }
+void f11(void) { void (*p)(void) = f12; p(); }
+int main(void) { void (*p)(void) = f0; p(); assert(g == 0); return 0; }`, 2, ViolationFound, false},
 		{"interleaving", `
 #include <pthread.h>
 int x;
