@@ -161,7 +161,6 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 	for {
 		select {
 		case a := <-symc:
-			ecancel()
 			if a.res.Verdict == backend.Unknown && expc != nil && ctx.Err() == nil {
 				// the encoding gave up (an invalid access it cannot rule
 				// out, a solver failure): the search may still answer
@@ -169,7 +168,7 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 					return finish(e)
 				}
 			}
-			return finish(a)
+			return finish(a) // the deferred ecancel stops the search
 		case <-delay.C:
 			expc = make(chan answer, 1)
 			go func(c chan answer) {
