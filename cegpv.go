@@ -195,10 +195,7 @@ func (v *verifier) deepen(ctx context.Context) (Result, bool) {
 	var iters []Iteration
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
-		sctx, cancel := ctx, context.CancelFunc(func() {})
-		if dl, ok := ctx.Deadline(); ok {
-			sctx, cancel = context.WithTimeout(ctx, time.Duration(float64(time.Until(dl))*deepenShare))
-		}
+		sctx, cancel := backend.WithShare(ctx, deepenShare)
 		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k)}
 		w.opts.Bounds.Unwind = k
 		res, err := w.run(sctx)
@@ -231,14 +228,10 @@ func bounded(p *program.Program) bool {
 	calls := map[string][]string{}
 	for _, f := range p.Funcs {
 		for i, in := range f.Body {
-			switch in.Op {
-			case program.OpGoto:
-				for _, t := range in.Targets {
-					if j := f.Index(t); j >= 0 && j <= i {
-						return true
-					}
-				}
-			case program.OpCall:
+			if f.LoopHead(i) >= 0 {
+				return true
+			}
+			if in.Op == program.OpCall {
 				fr, ok := in.Func.(*program.FuncRef)
 				if !ok {
 					return true

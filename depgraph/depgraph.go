@@ -785,10 +785,8 @@ func (b *builder) summaries() {
 			case program.OpAssume, program.OpLock, program.OpJoin, program.OpExit:
 				b.blocks[f.Name] = true
 			case program.OpGoto:
-				for _, t := range in.Targets {
-					if k := f.Index(t); k >= 0 && k <= i {
-						b.blocks[f.Name] = true // a loop may not terminate
-					}
+				if f.LoopHead(i) >= 0 {
+					b.blocks[f.Name] = true // a loop may not terminate
 				}
 			}
 			if in.Op != program.OpCall {

@@ -397,8 +397,11 @@ func relevantVars(p *program.Program) map[string]bool {
 				}
 				switch in.Op {
 				case program.OpAssume, program.OpAssert, program.OpGoto, program.OpJoin,
-					program.OpLock, program.OpUnlock, program.OpFree, program.OpAlloc:
+					program.OpLock, program.OpUnlock, program.OpFree:
 					mark(refs(f, in.Rhs))
+				case program.OpAlloc:
+					mark(refs(f, in.Rhs))
+					mark(refs(f, in.Lhs))
 				case program.OpAssign:
 					if storesRelevant(f, in.Lhs, rel) {
 						mark(refs(f, in.Rhs))
@@ -413,9 +416,6 @@ func relevantVars(p *program.Program) map[string]bool {
 				case program.OpSpawn:
 					mark(refs(f, in.Func))
 					bind(f, in.Func, in.Args, nil)
-				}
-				if in.Op == program.OpAlloc {
-					mark(refs(f, in.Lhs))
 				}
 			}
 		}

@@ -178,16 +178,8 @@ func (x *explorer) analyse() {
 	handles := map[string]bool{}
 	for _, f := range x.p.Funcs {
 		for i, in := range f.Body {
-			if in.Op == program.OpGoto {
-				lo := -1
-				for _, t := range in.Targets {
-					if k := f.Index(t); k >= 0 && k <= i && (lo < 0 || k < lo) {
-						lo = k
-					}
-				}
-				if lo >= 0 {
-					x.loops[in] = [2]int{lo, i}
-				}
+			if lo := f.LoopHead(i); lo >= 0 {
+				x.loops[in] = [2]int{lo, i}
 			}
 			if in.Op == program.OpJoin {
 				sym = false
@@ -241,25 +233,29 @@ func isPrivate(p *program.Program, f *program.Func, in *program.Instr, taken map
 	if in.Op == program.OpDecl {
 		return !taken[f.Name+"::"+in.Var]
 	}
-	ok := true
 	for _, e := range in.Operands() {
-		if e == in.Func {
-			continue
+		if e != in.Func && !privateExpr(f, e, taken) {
+			return false
 		}
-		program.Walk(e, func(x program.Expr) bool {
-			switch x := x.(type) {
-			case *program.Ref:
-				if !x.Local {
-					ok = false
-				} else if taken[varKey(f, x)] {
-					ok = false
-				}
-			case *program.Deref, *program.AddrOf, *program.FuncRef:
+	}
+	return true
+}
+
+// privateExpr reports whether e (in f) reads or designates only locals
+// whose address is never taken, through no pointer.
+func privateExpr(f *program.Func, e program.Expr, taken map[string]bool) bool {
+	ok := true
+	program.Walk(e, func(x program.Expr) bool {
+		switch x := x.(type) {
+		case *program.Ref:
+			if !x.Local || taken[varKey(f, x)] {
 				ok = false
 			}
-			return ok
-		})
-	}
+		case *program.Deref, *program.AddrOf, *program.FuncRef:
+			ok = false
+		}
+		return ok
+	})
 	return ok
 }
 
@@ -344,26 +340,9 @@ func (x *explorer) privateNext(t *thread) bool {
 				return false
 			}
 		}
-		return x.privateRet(in, fr)
+		return privateExpr(fr.fn, in.Rhs, x.taken)
 	}
 	return x.private[in]
-}
-
-// privateRet: a Return whose value reads only private locals.
-func (x *explorer) privateRet(in *program.Instr, fr *frame) bool {
-	ok := true
-	program.Walk(in.Rhs, func(e program.Expr) bool {
-		switch e := e.(type) {
-		case *program.Ref:
-			if !e.Local || x.taken[varKey(fr.fn, e)] {
-				ok = false
-			}
-		case *program.Deref, *program.AddrOf, *program.FuncRef:
-			ok = false
-		}
-		return ok
-	})
-	return ok
 }
 
 // choiceSource supplies draws from a domain by a choice vector; it counts
@@ -601,7 +580,7 @@ func (x *explorer) key(s *xstate) string {
 		if id == "" || strings.HasPrefix(id, "fn:") || strings.HasPrefix(id, "heap#") || strings.HasPrefix(id, "dangling:") {
 			return id
 		}
-		if _, ok := m.globals[id]; ok && m.globals[id].id == id {
+		if o := m.globals[id]; o != nil && o.id == id {
 			return id
 		}
 		if locals == nil {

@@ -148,6 +148,23 @@ func (f *Func) Index(l Label) int {
 	return -1
 }
 
+// LoopHead returns, when the instruction at index i of f is a goto with a
+// target at or before i (a back edge), the index of its earliest such
+// target: the head of the loop it closes. Otherwise it returns -1.
+func (f *Func) LoopHead(i int) int {
+	in := f.Body[i]
+	if in.Op != OpGoto {
+		return -1
+	}
+	lo := -1
+	for _, t := range in.Targets {
+		if k := f.Index(t); k >= 0 && k <= i && (lo < 0 || k < lo) {
+			lo = k
+		}
+	}
+	return lo
+}
+
 // DataModel is the C data model of a program.
 type DataModel string
 

@@ -225,10 +225,7 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 // concurrent programs (measured: twostage_3, stack tasks).
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
 	for k := 1; k < bounds.Unwind; k++ {
-		sctx, cancel := ctx, context.CancelFunc(func() {})
-		if dl, ok := ctx.Deadline(); ok {
-			sctx, cancel = context.WithTimeout(ctx, time.Duration(float64(time.Until(dl))*deepenShare))
-		}
+		sctx, cancel := backend.WithShare(ctx, deepenShare)
 		sb := bounds
 		sb.Unwind = k
 		s, err := NewSession(sctx, p, sb, b.opts)
@@ -271,11 +268,9 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 // bounds loops and recursion as the encoding does, threads by the same
 // bound), and when no run reached a bound it covers every run.
 func (b *builtinBackend) explore(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool) {
-	budget := exploreMax
-	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Duration(float64(time.Until(dl))*exploreShare))
-	}
-	ectx, cancel := context.WithTimeout(ctx, budget)
+	sctx, scancel := backend.WithShare(ctx, exploreShare)
+	defer scancel()
+	ectx, cancel := context.WithTimeout(sctx, exploreMax)
 	defer cancel()
 	start := time.Now()
 	xr, err := interp.Explore(ectx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: maxThreads, MaxStateBytes: exploreBytes})
