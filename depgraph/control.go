@@ -6,34 +6,6 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// cfg returns the control-flow successors of each instruction of f; node
-// len(f.Body) is the exit (Return, Exit, and falling off the end). A Goto
-// with a guard may also fall through; one without a guard jumps to one of
-// its targets (chosen freely when there are several).
-func cfg(f *program.Func) [][]int {
-	n := len(f.Body)
-	succ := make([][]int, n+1)
-	for i, in := range f.Body {
-		switch in.Op {
-		case program.OpGoto:
-			for _, t := range in.Targets {
-				if k := f.Index(t); k >= 0 {
-					succ[i] = append(succ[i], k)
-				}
-			}
-			if in.Rhs != nil || len(succ[i]) == 0 {
-				succ[i] = append(succ[i], i+1)
-			}
-			succ[i] = uniqInts(succ[i])
-		case program.OpReturn, program.OpExit:
-			succ[i] = []int{n}
-		default:
-			succ[i] = []int{i + 1}
-		}
-	}
-	return succ
-}
-
 func uniqInts(xs []int) []int {
 	sort.Ints(xs)
 	out := xs[:0]
@@ -50,7 +22,7 @@ func uniqInts(xs []int) []int {
 // Ottenstein, Warren: i depends on j when j has a successor s such that i
 // post-dominates s, or is s, and i does not strictly post-dominate j).
 func controlDeps(f *program.Func) [][]int {
-	return cdOfCFG(cfg(f))
+	return cdOfCFG(f.Succs())
 }
 
 // cdOfCFG computes control dependences on a CFG whose last node is the
@@ -127,7 +99,7 @@ func reachesExit(succ [][]int, exit int) []bool {
 // (Assume, Lock, Join, a call that may not return) from which it is
 // reachable: whether it runs depends on what those instructions read.
 func blockingDeps(f *program.Func, blocking func(*program.Instr) bool) [][]int {
-	succ := cfg(f)
+	succ := f.Succs()
 	n := len(f.Body)
 	deps := make([][]int, n)
 	for j, in := range f.Body {

@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"cegpv.dev/cegpv/program"
 )
@@ -38,6 +40,11 @@ import (
 //     is irrelevant or is assigned (as a whole) before every read on every
 //     path from the Decl, so that the contents are never read.
 //
+//   - A private local assigned a nondet value of its own type and read
+//     only in comparisons == or != with constants (a switch on a nondet
+//     value): the constants and one value equal to none of them. Every
+//     other value compares as that one does.
+//
 // Any other draw (a value that is computed with, a heap block's contents,
 // an uninitialised relevant local that may be read) ranges over its whole
 // type, and the program is not explorable.
@@ -49,10 +56,11 @@ func domains(p *program.Program) (map[*program.Instr][]int64, error) {
 	rel := relevantVars(p)
 	taken := takenAddrs(p)
 	truth := truthVars(p, taken)
+	es := analyseEscapes(p, taken)
 	zero, bin := []int64{0}, []int64{0, 1}
 	out := map[*program.Instr][]int64{}
 	for _, f := range p.Funcs {
-		unread := declsUnread(f, taken)
+		unread := declsUnread(p, f, taken, es)
 		for pc, in := range f.Body {
 			switch in.Op {
 			case program.OpDecl:
@@ -65,11 +73,19 @@ func domains(p *program.Program) (map[*program.Instr][]int64, error) {
 					out[in] = bin
 					continue
 				}
+				if d, ok := assumedRange(f, pc, taken); ok {
+					out[in] = d
+					continue
+				}
 				return nil, fmt.Errorf("%s: the indeterminate value of the local %s may be read", in.Pos, in.Var)
 			case program.OpAlloc:
 				return nil, fmt.Errorf("%s: the contents of a heap block are indeterminate", in.Pos)
 			}
 			if d, ok := assumedRange(f, pc, taken); ok {
+				out[in] = d
+				continue
+			}
+			if d, ok := eqDomain(f, in, taken); ok {
 				out[in] = d
 				continue
 			}
@@ -426,28 +442,14 @@ func relevantVars(p *program.Program) map[string]bool {
 // declsUnread returns the indices of f's Decls whose local is assigned as a
 // whole before any read on every path from the Decl (a forward
 // must-analysis of "assigned since its Decl" over f's instructions).
-func declsUnread(f *program.Func, taken map[string]bool) map[int]bool {
+func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es *escapes) map[int]bool {
 	n := len(f.Body)
+	succs := f.Succs()
 	succ := func(pc int) []int {
-		in := f.Body[pc]
-		var out []int
-		if in.Op == program.OpGoto {
-			for _, t := range in.Targets {
-				if i := f.Index(t); i >= 0 {
-					out = append(out, i)
-				}
-			}
-			if in.Rhs == nil {
-				return out
-			}
+		if out := succs[pc]; len(out) > 0 && out[len(out)-1] == n {
+			return out[:len(out)-1]
 		}
-		if in.Op == program.OpReturn || in.Op == program.OpExit {
-			return out
-		}
-		if pc+1 < n {
-			out = append(out, pc+1)
-		}
-		return out
+		return succs[pc]
 	}
 	// assigned[pc][v]: v assigned since its Decl on every path to pc;
 	// nil = not yet reached (the top element).
@@ -475,6 +477,16 @@ func declsUnread(f *program.Func, taken map[string]bool) map[int]bool {
 		case program.OpAssign, program.OpCall, program.OpSpawn:
 			if r, ok := in.Lhs.(*program.Ref); ok && r.Local {
 				out[r.Name] = true
+			}
+			if in.Op == program.OpCall {
+				// out arguments: &v for a kept v that the callee writes
+				for _, a := range in.Args {
+					if x, ok := a.(*program.AddrOf); ok {
+						if r, ok := x.X.(*program.Ref); ok && r.Local && es.callWrites(p, f, in, r.Name) {
+							out[r.Name] = true
+						}
+					}
+				}
 			}
 		}
 		for _, s := range succ(pc) {
@@ -517,6 +529,13 @@ func declsUnread(f *program.Func, taken map[string]bool) map[int]bool {
 					continue // a whole-variable store is no read
 				}
 			}
+			if a := slices.Index(in.Args, e); a >= 0 && in.Op == program.OpCall && es.callReadFree(p, in, a) {
+				if x, ok := e.(*program.AddrOf); ok {
+					if r, ok := x.X.(*program.Ref); ok && r.Local && es.kept[f.Name+"::"+r.Name] {
+						continue // an out argument the callee does not read
+					}
+				}
+			}
 			reads(e)
 		}
 	}
@@ -524,7 +543,7 @@ func declsUnread(f *program.Func, taken map[string]bool) map[int]bool {
 	for pc, in := range f.Body {
 		if in.Op == program.OpDecl {
 			v := f.Var(in.Var)
-			if v != nil && !taken[f.Name+"::"+in.Var] && !readUnassigned[in.Var] {
+			if k := f.Name + "::" + in.Var; v != nil && (!taken[k] || es.kept[k]) && !readUnassigned[in.Var] {
 				out[pc] = true
 			}
 		}
@@ -574,14 +593,31 @@ const maxRange = 64
 // constants, and returns the values of that range.
 func assumedRange(f *program.Func, pc int, taken map[string]bool) ([]int64, bool) {
 	in := f.Body[pc]
-	if in.Op != program.OpAssign || pc+1 >= len(f.Body) || f.Body[pc+1].Op != program.OpAssume {
+	if pc+1 >= len(f.Body) || f.Body[pc+1].Op != program.OpAssume {
 		return nil, false
 	}
-	v, ok := in.Lhs.(*program.Ref)
-	if !ok || !v.Local || taken[varKey(f, v)] || v.T.Kind != program.Int || !v.T.Signed {
+	var v *program.Ref
+	switch in.Op {
+	case program.OpAssign:
+		r, ok := in.Lhs.(*program.Ref)
+		if !ok {
+			return nil, false
+		}
+		if _, ok := program.StripCasts(in.Rhs).(*program.Nondet); !ok {
+			return nil, false
+		}
+		v = r
+	case program.OpDecl:
+		// decl v; assume(range): the indeterminate contents
+		lv := f.Var(in.Var)
+		if lv == nil {
+			return nil, false
+		}
+		v = &program.Ref{Name: in.Var, Local: true, T: lv.Type}
+	default:
 		return nil, false
 	}
-	if _, ok := program.StripCasts(in.Rhs).(*program.Nondet); !ok {
+	if !v.Local || taken[varKey(f, v)] || v.T.Kind != program.Int || !v.T.Signed {
 		return nil, false
 	}
 	lo, hi := int64(-1)<<(v.T.Bits()-1), int64(1)<<(v.T.Bits()-1)-1
@@ -666,4 +702,61 @@ func constOf(e program.Expr) (int64, bool) {
 		return 0, false
 	}
 	return k.V, true
+}
+
+// eqDomain returns the domain of the draw v = nondet() of in when v is a
+// private local of f whose every read is a comparison == or != with a
+// constant of v's type: the constants and one value equal to none of them.
+func eqDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int64, bool) {
+	if in.Op != program.OpAssign {
+		return nil, false
+	}
+	v, ok := in.Lhs.(*program.Ref)
+	if !ok || !v.Local || taken[varKey(f, v)] || v.T.Kind != program.Int {
+		return nil, false
+	}
+	if nd, ok := in.Rhs.(*program.Nondet); !ok || !program.Identical(nd.T, v.T) {
+		return nil, false
+	}
+	consts := map[int64]bool{}
+	total, allowed := 0, 0
+	for _, i := range f.Body {
+		for _, e := range i.Operands() {
+			if e == i.Lhs && (i.Op == program.OpAssign || i.Op == program.OpCall) && isVar(e, v) {
+				if _, ok := e.(*program.Ref); ok {
+					continue // a whole store
+				}
+			}
+			program.Walk(e, func(x program.Expr) bool {
+				switch x := x.(type) {
+				case *program.Ref:
+					if x.Local && x.Name == v.Name {
+						total++
+					}
+				case *program.Binary:
+					if x.Op != program.Eq && x.Op != program.Ne {
+						break
+					}
+					for _, pair := range [][2]program.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+						r, ok := pair[0].(*program.Ref)
+						k, isK := pair[1].(*program.Const)
+						if ok && r.Local && r.Name == v.Name && isK && program.Identical(k.T, v.T) {
+							allowed++
+							consts[normalize(v.T, program.Value{Bits: k.V}).Bits] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	if total != allowed || len(consts) >= maxRange {
+		return nil, false
+	}
+	d := slices.Sorted(maps.Keys(consts))
+	other := int64(0)
+	for consts[other] {
+		other++
+	}
+	return append(d, other), true
 }

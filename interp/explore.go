@@ -91,8 +91,8 @@ type ExploreResult struct {
 //     so no step is ignored forever).
 //   - When thread identities cannot be observed (the program joins no
 //     thread, never reads a thread handle, and takes the address of no
-//     local), states that differ only in a permutation of the threads
-//     other than main are one state.
+//     local that can leave its thread, see escape.go), states that differ
+//     only in a permutation of the threads other than main are one state.
 //
 // Explore gives up (Inconclusive) when a draw has no finite domain, when a
 // run reaches an execution error (the symbolic backend reports those), when
@@ -162,7 +162,7 @@ type explorer struct {
 	loops map[*program.Instr][2]int
 	// private: instructions that touch only private locals of their thread
 	private map[*program.Instr]bool
-	taken   map[string]bool // variables whose address is taken
+	taken   map[string]bool // variables whose address is taken, but kept locals (see escape.go)
 	sym     bool            // thread permutations are one state
 }
 
@@ -170,8 +170,12 @@ type explorer struct {
 func (x *explorer) analyse() {
 	sym := true
 	x.taken = takenAddrs(x.p)
+	es := analyseEscapes(x.p, x.taken)
 	for k := range x.taken {
-		if strings.Contains(k, "::") {
+		if es.kept[k] {
+			// only its own thread, in calls it makes, can access it
+			delete(x.taken, k)
+		} else if strings.Contains(k, "::") {
 			sym = false // pointers to locals name their thread
 		}
 	}
@@ -575,7 +579,11 @@ func (m *machine) clone() *machine {
 // symmetry, the records of the threads other than main sorted.
 func (x *explorer) key(s *xstate) string {
 	m := s.m
-	var locals map[*object]string
+	type owner struct {
+		tid, depth int
+	}
+	var locals map[*object]owner
+	cur := -1 // the thread whose record is being encoded
 	canon := func(id string) string {
 		if id == "" || strings.HasPrefix(id, "fn:") || strings.HasPrefix(id, "heap#") || strings.HasPrefix(id, "dangling:") {
 			return id
@@ -584,18 +592,23 @@ func (x *explorer) key(s *xstate) string {
 			return id
 		}
 		if locals == nil {
-			locals = map[*object]string{}
+			locals = map[*object]owner{}
 			for _, t := range m.threads {
 				for k, fr := range t.frames {
 					for _, o := range fr.vars {
-						locals[o] = fmt.Sprintf("%s@%d.%d", o.name, t.id, k)
+						locals[o] = owner{t.id, k}
 					}
 				}
 			}
 		}
 		if o := m.objs[id]; o != nil {
-			if n, ok := locals[o]; ok {
-				return n
+			if w, ok := locals[o]; ok {
+				if w.tid == cur {
+					// relative to the record's thread, so that
+					// symmetric threads have equal records
+					return fmt.Sprintf("%s@self.%d", o.name, w.depth)
+				}
+				return fmt.Sprintf("%s@%d.%d", o.name, w.tid, w.depth)
 			}
 			return "main:" + o.name // main's locals after main returned
 		}
@@ -660,6 +673,7 @@ func (x *explorer) key(s *xstate) string {
 	for i, t := range m.threads {
 		head := b
 		b = nil
+		cur = t.id
 		if t.ended {
 			b = append(b, 1)
 		} else {

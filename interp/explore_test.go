@@ -63,7 +63,8 @@ func TestExploreProgs(t *testing.T) {
 // TestDomains checks which draws get a finite domain, on small programs
 // that each isolate one rule (and one way to break it).
 func TestDomains(t *testing.T) {
-	const head = "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint g, h, a[4];\n"
+	const head = "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint g, h, a[4], *gp;\n" +
+		"void set(int *p) { *p = 1; }\nvoid setvia(int *p) { set(p); }\nvoid peek(int *p, int x) { if (*p) g = x; *p = x; }\nvoid leak(int *p) { gp = p; }\n"
 	cases := []struct {
 		name, body string
 		want       string // "" = explorable; else a substring of the reason
@@ -88,6 +89,15 @@ func TestDomains(t *testing.T) {
 		{"decl read", "int v; if (g) v = 1; assert(v == 2);", "may be read", nil},
 		{"decl tested", "int v; if (g) v = 1; assert(v == 0);", "", []int64{0, 1}},
 		{"truth variable", "h = __VERIFIER_nondet_int(); g = h; if (g) assert(0);", "", []int64{0, 1}},
+		{"out parameter", "int v; set(&v); assert(v == 1);", "", []int64{0}},
+		{"out parameter passed on", "int v; setvia(&v); assert(v == 1);", "", []int64{0}},
+		{"out parameter read first", "int v; peek(&v, 1); assert(v == 1);", "may be read", nil},
+		{"out parameter on one path", "int v; if (g) set(&v); assert(v == 1);", "may be read", nil},
+		{"address leaves the thread", "int v; leak(&v); set(&v); assert(v == 1);", "may be read", nil},
+		{"decl range", "int v; __VERIFIER_assume(v >= 0 && v < 3); g = v; assert(g != 2);", "", []int64{0, 1, 2}},
+		{"switch", "int v = __VERIFIER_nondet_int(); switch (v) { case 3: g = 1; break; case 5: g = 2; } assert(g != 2);", "", []int64{3, 5, 0}},
+		{"switch with zero", "int v = __VERIFIER_nondet_int(); if (v != 0 && v != 1) g = 2; assert(g != 2);", "", []int64{0, 1, 2}},
+		{"switch value used", "int v = __VERIFIER_nondet_int(); switch (v) { case 3: g = 1; } g = v; assert(g != 2);", "computed with", nil},
 		{"truth variable computed with", "h = __VERIFIER_nondet_int(); g = h; if (g + 1) assert(0);", "computed with", nil},
 	}
 	for _, c := range cases {
@@ -143,6 +153,16 @@ func equalInts(a, b []int64) bool {
 
 // TestExploreVerdicts checks the search itself on programs whose verdict
 // depends on the enumerated values, the reductions and the bounds.
+// casSrc and casMain: threads spawned in a loop increment value by
+// compare-and-swap with an out parameter (a kept local, see escape.go).
+const casSrc = `
+#include <pthread.h>
+unsigned value;
+void __VERIFIER_atomic_CAS(unsigned *v, unsigned e, unsigned u, unsigned *r) { if (*v == e) { *v = u; *r = 1; } else { *r = 0; } }
+void *w(void *a) { unsigned v, r; do { v = value; __VERIFIER_atomic_CAS(&value, v, v + 1, &r); } while (r == 0); `
+const casMain = `
+int main(void) { pthread_t t; while (1) pthread_create(&t, 0, w, 0); return 0; }`
+
 func TestExploreVerdicts(t *testing.T) {
 	cases := []struct {
 		name, src string
@@ -192,6 +212,12 @@ void f9(void) { void (*p)(void) = f10; p(); }
 void f10(void) { void (*p)(void) = f11; p(); }
 void f11(void) { void (*p)(void) = f12; p(); }
 int main(void) { void (*p)(void) = f0; p(); assert(g == 0); return 0; }`, 2, ViolationFound, false},
+		{"CAS out parameter, symmetric threads", casSrc + "assert(value != 3); return 0; }" + casMain, 4, ViolationFound, false},
+		{"CAS out parameter holds", casSrc + "assert(value <= 4); return 0; }" + casMain, 4, NoViolation, false},
+		{"switch on a nondet value", `
+extern int __VERIFIER_nondet_int(void);
+int g;
+int main(void) { int v = __VERIFIER_nondet_int(); switch (v) { case 7: g = 1; break; case 9: g = 2; break; default: g = 3; } assert(g != 2); return 0; }`, 3, ViolationFound, false},
 		{"interleaving", `
 #include <pthread.h>
 int x;

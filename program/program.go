@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -163,6 +164,40 @@ func (f *Func) LoopHead(i int) int {
 		}
 	}
 	return lo
+}
+
+// Succs returns the control-flow successors of each instruction of f;
+// node len(f.Body) is the exit (Return, Exit, and falling off the end). A
+// Goto with a guard may also fall through; one without a guard jumps to one
+// of its targets (chosen freely when there are several). Each list is
+// sorted and free of duplicates.
+func (f *Func) Succs() [][]int {
+	n := len(f.Body)
+	at := make(map[Label]int, n)
+	for i, in := range f.Body {
+		at[in.Label] = i
+	}
+	succ := make([][]int, n+1)
+	for i, in := range f.Body {
+		switch in.Op {
+		case OpGoto:
+			for _, t := range in.Targets {
+				if k, ok := at[t]; ok {
+					succ[i] = append(succ[i], k)
+				}
+			}
+			if in.Rhs != nil || len(succ[i]) == 0 {
+				succ[i] = append(succ[i], i+1)
+			}
+			slices.Sort(succ[i])
+			succ[i] = slices.Compact(succ[i])
+		case OpReturn, OpExit:
+			succ[i] = []int{n}
+		default:
+			succ[i] = []int{i + 1}
+		}
+	}
+	return succ
 }
 
 // DataModel is the C data model of a program.

@@ -1,0 +1,268 @@
+package interp
+
+import "cegpv.dev/cegpv/program"
+
+// Locals whose address stays with their thread.
+//
+// A local whose address is taken is shared memory in general: any thread
+// holding the pointer may read or write it. The common C idiom of an out
+// parameter (CAS(&v, e, u, &ret), index_malloc(&idx)) does not share it:
+// the address goes only into a parameter that the callee dereferences
+// (or passes on to a parameter of the same kind), so the pointer lives in
+// the activations of calls the thread itself makes, and no other thread
+// can ever hold it. Such a local is kept: private to its thread like a
+// local whose address is never taken.
+//
+// For kept locals the analysis also summarises, per deref-only parameter,
+// whether the callee may read *p before writing it as a whole and whether
+// it writes *p as a whole on every path that returns, so that declsUnread
+// can see through the call.
+
+// paramEffect is what a call does to *p for one deref-only parameter p,
+// from its entry.
+type paramEffect struct {
+	mayRead   bool // some path reads *p before writing it as a whole
+	mustWrite bool // every path that returns writes *p as a whole
+}
+
+type escapes struct {
+	// derefOnly[f][i]: f's parameter i is a pointer used only as *p
+	// (possibly through casts) and as an argument of direct calls at
+	// parameters that are deref-only too, and is never assigned.
+	derefOnly map[*program.Func][]bool
+	effect    map[*program.Func][]paramEffect
+	// kept: locals (f::v) whose address is taken, but only as a direct
+	// call argument at a deref-only parameter.
+	kept map[string]bool
+}
+
+func analyseEscapes(p *program.Program, taken map[string]bool) *escapes {
+	es := &escapes{derefOnly: map[*program.Func][]bool{}, effect: map[*program.Func][]paramEffect{}, kept: map[string]bool{}}
+	for _, f := range p.Funcs {
+		d := make([]bool, len(f.Params))
+		e := make([]paramEffect, len(f.Params))
+		for i, v := range f.Params {
+			d[i] = v.Type.Kind == program.Pointer
+			e[i] = paramEffect{mayRead: true}
+		}
+		es.derefOnly[f], es.effect[f] = d, e
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			for i, v := range f.Params {
+				if es.derefOnly[f][i] && !es.paramDerefOnly(p, f, v.Name) {
+					es.derefOnly[f][i] = false
+					changed = true
+				}
+			}
+		}
+	}
+	// effects improve monotonically from the pessimistic start
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			for i, v := range f.Params {
+				if !es.derefOnly[f][i] {
+					continue
+				}
+				if e := es.paramEffectOf(p, f, v.Name); e != es.effect[f][i] {
+					es.effect[f][i] = e
+					changed = true
+				}
+			}
+		}
+	}
+	for _, f := range p.Funcs {
+		for _, v := range f.Locals {
+			if k := f.Name + "::" + v.Name; taken[k] && es.addrOnlyToDerefOnly(p, f, v.Name) {
+				es.kept[k] = true
+			}
+		}
+	}
+	return es
+}
+
+// callee returns the function a direct call in calls, or nil.
+func callee(p *program.Program, in *program.Instr) *program.Func {
+	if in.Op != program.OpCall {
+		return nil
+	}
+	if fr, ok := in.Func.(*program.FuncRef); ok {
+		return p.Func(fr.Name)
+	}
+	return nil
+}
+
+// passes reports whether argument a of the call in passes a deref-only
+// parameter of its callee.
+func (es *escapes) passes(p *program.Program, in *program.Instr, a int) bool {
+	g := callee(p, in)
+	return g != nil && a < len(g.Params) && es.derefOnly[g][a]
+}
+
+func isLocalRef(e program.Expr, name string) bool {
+	r, ok := e.(*program.Ref)
+	return ok && r.Local && r.Name == name
+}
+
+// paramDerefOnly checks the uses of parameter name in f.
+func (es *escapes) paramDerefOnly(p *program.Program, f *program.Func, name string) bool {
+	total, allowed := 0, 0
+	for _, in := range f.Body {
+		for _, e := range in.Operands() {
+			program.Walk(e, func(x program.Expr) bool {
+				switch x := x.(type) {
+				case *program.Ref:
+					if x.Local && x.Name == name {
+						total++
+					}
+				case *program.Deref:
+					if isLocalRef(program.StripCasts(x.X), name) {
+						allowed++
+					}
+				}
+				return true
+			})
+		}
+		for a, e := range in.Args {
+			if in.Op == program.OpCall && isLocalRef(program.StripCasts(e), name) && es.passes(p, in, a) {
+				allowed++
+			}
+		}
+	}
+	return total == allowed
+}
+
+// addrOnlyToDerefOnly checks the address-of expressions of local name in f.
+func (es *escapes) addrOnlyToDerefOnly(p *program.Program, f *program.Func, name string) bool {
+	total, allowed := 0, 0
+	for _, in := range f.Body {
+		for _, e := range in.Operands() {
+			program.Walk(e, func(x program.Expr) bool {
+				if a, ok := x.(*program.AddrOf); ok {
+					if r := root(a.X); r != nil && r.Local && r.Name == name {
+						total++
+					}
+				}
+				return true
+			})
+		}
+		for a, e := range in.Args {
+			if x, ok := program.StripCasts(e).(*program.AddrOf); ok && in.Op == program.OpCall && es.passes(p, in, a) {
+				if r := root(x.X); r != nil && r.Local && r.Name == name {
+					allowed++
+				}
+			}
+		}
+	}
+	return total == allowed
+}
+
+// wholeStore reports whether in stores into *p as a whole: Lhs = *p with
+// the parameter's own pointee type.
+func wholeStore(in *program.Instr, f *program.Func, name string) bool {
+	if in.Op != program.OpAssign && in.Op != program.OpCall {
+		return false
+	}
+	d, ok := in.Lhs.(*program.Deref)
+	if !ok || !isLocalRef(d.X, name) {
+		return false
+	}
+	v := f.Var(name)
+	return v != nil && v.Type.Elem != nil && d.T.Size == v.Type.Elem.Size && d.T.IsScalar()
+}
+
+// paramEffectOf computes the effect of a call of f on *name.
+func (es *escapes) paramEffectOf(p *program.Program, f *program.Func, name string) paramEffect {
+	n := len(f.Body)
+	if n == 0 {
+		return paramEffect{}
+	}
+	succ := f.Succs()
+	// written[pc]: *p written as a whole on every path to pc;
+	// 0 unreached, 1 no, 2 yes
+	written := make([]int8, n+1)
+	written[0] = 1
+	var eff paramEffect
+	work := []int{0}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := f.Body[pc]
+		w := written[pc] == 2
+		if !w && es.readsTarget(p, in, f, name) {
+			eff.mayRead = true
+		}
+		if wholeStore(in, f, name) {
+			w = true
+		}
+		for a, e := range in.Args {
+			if g := callee(p, in); g != nil && isLocalRef(program.StripCasts(e), name) && es.passes(p, in, a) && es.effect[g][a].mustWrite {
+				w = true
+			}
+		}
+		out := int8(1)
+		if w {
+			out = 2
+		}
+		for _, s := range succ[pc] {
+			if written[s] == 0 || (written[s] == 2 && out == 1) {
+				written[s] = out
+				if s < n {
+					work = append(work, s)
+				}
+			}
+		}
+	}
+	eff.mustWrite = written[n] != 1
+	return eff
+}
+
+// readsTarget reports whether in may read *name (a use of *p other than a
+// whole store, or a pass to a callee that may read it).
+func (es *escapes) readsTarget(p *program.Program, in *program.Instr, f *program.Func, name string) bool {
+	read := false
+	for _, e := range in.Operands() {
+		if e == in.Lhs && wholeStore(in, f, name) {
+			continue
+		}
+		program.Walk(e, func(x program.Expr) bool {
+			if d, ok := x.(*program.Deref); ok && isLocalRef(program.StripCasts(d.X), name) {
+				read = true
+			}
+			return !read
+		})
+	}
+	for a, e := range in.Args {
+		if g := callee(p, in); g != nil && isLocalRef(program.StripCasts(e), name) && (!es.passes(p, in, a) || es.effect[g][a].mayRead) {
+			read = true
+		}
+	}
+	return read
+}
+
+// callWrites reports whether the call in writes the scalar local v of f as
+// a whole, on every path on which it returns, through argument &v.
+func (es *escapes) callWrites(p *program.Program, f *program.Func, in *program.Instr, v string) bool {
+	g := callee(p, in)
+	if g == nil || !es.kept[f.Name+"::"+v] {
+		return false
+	}
+	lv := f.Var(v)
+	for a, e := range in.Args {
+		x, ok := e.(*program.AddrOf)
+		if ok && isLocalRef(x.X, v) && es.passes(p, in, a) && es.effect[g][a].mustWrite &&
+			lv != nil && lv.Type.IsScalar() && g.Params[a].Type.Elem.Size == lv.Type.Size {
+			return true
+		}
+	}
+	return false
+}
+
+// callReadFree reports whether the address of v that argument a of the
+// call in passes is not read by the call before it writes v.
+func (es *escapes) callReadFree(p *program.Program, in *program.Instr, a int) bool {
+	g := callee(p, in)
+	return g != nil && es.passes(p, in, a) && !es.effect[g][a].mayRead
+}
