@@ -282,6 +282,9 @@ func TestProgs(t *testing.T) {
 			switch {
 			case want == "safe" && res.Verdict == backend.Unsafe, want == "unsafe" && res.Verdict == backend.Safe && res.Proof:
 				t.Fatalf("WRONG: %v, expected %s", res.Verdict, want)
+			case want == "unsafe" && res.Verdict == backend.Safe:
+				// the header's bounds contain the bug
+				t.Fatalf("MISSED: %v within %+v, expected %s", res.Verdict, b, want)
 			case want == "unsafe" && res.Verdict != backend.Unsafe, want == "safe" && res.Verdict != backend.Safe:
 				t.Logf("verdict %v (%s), expected %s", res.Verdict, res.Reason, want)
 			}

@@ -369,10 +369,16 @@ func cmpCell(a, b cellKey) int {
 }
 
 // regionHints adds constraints implied by mutual exclusion: two regions of
-// one lock in different threads do not overlap. They hold for locks whose
-// cell only lock operations touch and whose regions are regular (not
-// disqualified), and help the solver order the many blocks of the
-// regions.
+// one lock in different threads that both release it do not overlap. They
+// hold for locks whose cell only lock operations touch and whose regions
+// are regular (not disqualified), and help the solver order the many
+// blocks of the regions. A region that never releases (its thread blocks
+// in it, or violates an assertion in it) constrains nothing: a collapsed
+// region that does not complete is encoded as if its thread had never
+// entered it (presence.go), so another thread may take the lock after its
+// acquisition in the encoding. (Constraining it, the first version of this
+// function lost every violation inside such a region whenever another
+// thread's region of the lock did not complete either.)
 func (e *enc) regionHints() {
 	byLock := map[cellKey][]*region{}
 	for _, r := range e.regions {
@@ -388,15 +394,12 @@ func (e *enc) regionHints() {
 				if a.th == b.th {
 					continue
 				}
-				ab := tFalse
-				if a.rel != nil {
-					ab = and(a.relG, e.clockLT(a.rel.clock, b.acq.clock))
+				if a.rel == nil || b.rel == nil {
+					continue
 				}
-				ba := tFalse
-				if b.rel != nil {
-					ba = and(b.relG, e.clockLT(b.rel.clock, a.acq.clock))
-				}
-				e.assert(implies(and(a.acqG, b.acqG), or(ab, ba)))
+				ab := e.clockLT(a.rel.clock, b.acq.clock)
+				ba := e.clockLT(b.rel.clock, a.acq.clock)
+				e.assert(implies(and(a.acqG, b.acqG, a.relG, b.relG), or(ab, ba)))
 			}
 		}
 	}
