@@ -163,6 +163,8 @@ type explorer struct {
 	// private: instructions that touch only private locals of their thread
 	private map[*program.Instr]bool
 	taken   map[string]bool // variables whose address is taken, but kept locals (see escape.go)
+	live    map[*program.Func][][]bool // see liveLocals
+	locks   *lockInfo                  // see locks.go
 	sym     bool            // thread permutations are one state
 }
 
@@ -170,6 +172,11 @@ type explorer struct {
 func (x *explorer) analyse() {
 	sym := true
 	x.taken = takenAddrs(x.p)
+	x.locks = analyseLocks(x.p)
+	x.live = map[*program.Func][][]bool{}
+	for _, f := range x.p.Funcs {
+		x.live[f] = liveLocals(f, x.taken)
+	}
 	es := analyseEscapes(x.p, x.taken)
 	for k := range x.taken {
 		if es.kept[k] {
@@ -195,7 +202,7 @@ func (x *explorer) analyse() {
 					sym = false
 				}
 			}
-			x.private[in] = isPrivate(x.p, f, in, x.taken)
+			x.private[in] = isPrivate(x.p, f, in, x.taken, x.guard(f, i))
 		}
 	}
 	// a handle is read when it occurs anywhere but as a Spawn's Lhs
@@ -216,21 +223,32 @@ func (x *explorer) analyse() {
 	x.sym = sym
 }
 
-// isPrivate reports whether in touches only private locals of its thread
-// (and constants), so that it commutes with every step of other threads.
-// Return is decided when it executes (it stores into the caller).
-func isPrivate(p *program.Program, f *program.Func, in *program.Instr, taken map[string]bool) bool {
+// guard returns the globals that instruction pc of f may touch without
+// leaving its thread's private state: those protected by a lock the thread
+// holds there (see locks.go).
+func (x *explorer) guard(f *program.Func, pc int) func(string) bool {
+	return func(g string) bool { return x.locks.guarded(f, pc, g) }
+}
+
+// isPrivate reports whether in touches only private locals of its thread,
+// globals for which guarded holds, and constants, so that it commutes with
+// every step other threads can take before it. Return is decided when it
+// executes (it stores into the caller).
+func isPrivate(p *program.Program, f *program.Func, in *program.Instr, taken map[string]bool, guarded func(string) bool) bool {
 	switch in.Op {
 	case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpGoto, program.OpDecl, program.OpCall:
+	case program.OpAtomicBegin:
+		// entering a section is invisible: the thread takes it with its
+		// first step inside (see atomicHolder)
+		return true
 	default:
 		return false
 	}
 	if in.Op == program.OpCall {
+		// a call only binds parameters; a call of an atomic function
+		// enters its section without taking it, like OpAtomicBegin
 		fr, ok := in.Func.(*program.FuncRef)
-		if !ok {
-			return false
-		}
-		if g := p.Func(fr.Name); g == nil || g.Atomic {
+		if !ok || p.Func(fr.Name) == nil {
 			return false
 		}
 	}
@@ -238,21 +256,46 @@ func isPrivate(p *program.Program, f *program.Func, in *program.Instr, taken map
 		return !taken[f.Name+"::"+in.Var]
 	}
 	for _, e := range in.Operands() {
-		if e != in.Func && !privateExpr(f, e, taken) {
+		if e == in.Func {
+			continue
+		}
+		if in.Op == program.OpCall && e != in.Lhs && addrPrivate(f, e, taken, guarded) {
+			continue
+		}
+		if !privateExpr(f, e, taken, guarded) {
 			return false
 		}
 	}
 	return true
 }
 
+// addrPrivate reports whether e is the address of a variable (or of an
+// element at an index privateExpr accepts): computing it reads nothing
+// shared.
+func addrPrivate(f *program.Func, e program.Expr, taken map[string]bool, guarded func(string) bool) bool {
+	a, ok := program.StripCasts(e).(*program.AddrOf)
+	if !ok {
+		return false
+	}
+	switch x := a.X.(type) {
+	case *program.Ref:
+		return true
+	case *program.Index:
+		_, ok := x.X.(*program.Ref)
+		return ok && privateExpr(f, x.I, taken, guarded)
+	}
+	return false
+}
+
 // privateExpr reports whether e (in f) reads or designates only locals
-// whose address is never taken, through no pointer.
-func privateExpr(f *program.Func, e program.Expr, taken map[string]bool) bool {
+// whose address is never taken and globals for which guarded holds,
+// through no pointer.
+func privateExpr(f *program.Func, e program.Expr, taken map[string]bool, guarded func(string) bool) bool {
 	ok := true
 	program.Walk(e, func(x program.Expr) bool {
 		switch x := x.(type) {
 		case *program.Ref:
-			if !x.Local || taken[varKey(f, x)] {
+			if x.Local && taken[varKey(f, x)] || !x.Local && !guarded(x.Name) {
 				ok = false
 			}
 		case *program.Deref, *program.AddrOf, *program.FuncRef:
@@ -344,7 +387,7 @@ func (x *explorer) privateNext(t *thread) bool {
 				return false
 			}
 		}
-		return privateExpr(fr.fn, in.Rhs, x.taken)
+		return privateExpr(fr.fn, in.Rhs, x.taken, x.guard(fr.fn, fr.pc))
 	}
 	return x.private[in]
 }
@@ -701,11 +744,21 @@ func (x *explorer) key(s *xstate) string {
 			} else {
 				str("")
 			}
-			for _, v := range fr.fn.Params {
-				obj(fr.vars[v.Name])
+			// dead variables are left out
+			live := x.live[fr.fn][min(fr.pc, len(fr.fn.Body))]
+			for i, v := range fr.fn.Params {
+				if live[i] {
+					obj(fr.vars[v.Name])
+				} else {
+					b = append(b, 2)
+				}
 			}
-			for _, v := range fr.fn.Locals {
-				obj(fr.vars[v.Name])
+			for i, v := range fr.fn.Locals {
+				if live[len(fr.fn.Params)+i] {
+					obj(fr.vars[v.Name])
+				} else {
+					b = append(b, 2)
+				}
 			}
 			counts(fr.backEdges)
 			b = append(b, 0xff)

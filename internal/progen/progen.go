@@ -7,6 +7,10 @@
 // arithmetic on globals, locals and nondet inputs, conditionals, bounded
 // loops, mutex-protected and atomic regions and assumptions. The same seed
 // always gives the same program.
+//
+// GenerateGuarded adds a global s that the program touches only while it
+// holds the mutex (and assertions inside locked regions), for tests of
+// reductions that rely on lock discipline.
 package progen
 
 import (
@@ -21,6 +25,13 @@ func Generate(seed int64) string {
 	return g.program()
 }
 
+// GenerateGuarded returns the C text of the guarded program for seed: one
+// more global, s, accessed only inside pthread_mutex_lock(&m) regions.
+func GenerateGuarded(seed int64) string {
+	g := &gen{r: rand.New(rand.NewSource(seed)), guarded: true}
+	return g.program()
+}
+
 type gen struct {
 	r       *rand.Rand
 	b       strings.Builder
@@ -28,6 +39,14 @@ type gen struct {
 	locals  []string
 	depth   int
 	nlocal  int
+	guarded bool // s exists
+	locked  int  // nesting of locked regions being emitted
+}
+
+// inLock reports, in guarded mode, whether to use s here (a draw only
+// inside locked regions, so that Generate's programs stay as they were).
+func (g *gen) inLock(n int) bool {
+	return g.guarded && g.locked > 0 && g.r.Intn(n) == 0
 }
 
 func (g *gen) p(format string, args ...any) {
@@ -47,6 +66,9 @@ func (g *gen) program() string {
 	g.p("extern void __VERIFIER_assume(int);")
 	for _, v := range g.globals {
 		g.p("int %s = %d;", v, g.r.Intn(3))
+	}
+	if g.guarded {
+		g.p("int s = %d;", g.r.Intn(3))
 	}
 	g.p("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;")
 	nt := 2 + g.r.Intn(2)
@@ -103,6 +125,9 @@ func (g *gen) scoped(n int) {
 }
 
 func (g *gen) lvalue() string {
+	if g.inLock(3) {
+		return "s"
+	}
 	if len(g.locals) > 0 && g.r.Intn(4) == 0 {
 		return g.locals[g.r.Intn(len(g.locals))]
 	}
@@ -110,6 +135,9 @@ func (g *gen) lvalue() string {
 }
 
 func (g *gen) atom() string {
+	if g.inLock(4) {
+		return "s"
+	}
 	switch k := g.r.Intn(6); {
 	case k < 2:
 		return fmt.Sprint(g.r.Intn(4))
@@ -142,6 +170,10 @@ func (g *gen) cond() string {
 }
 
 func (g *gen) stmt() {
+	if g.guarded && g.locked == 0 && g.depth < 3 && g.r.Intn(3) == 0 {
+		g.lockedRegion()
+		return
+	}
 	switch k := g.r.Intn(12); {
 	case k < 4:
 		g.p("%s = %s;", g.lvalue(), g.expr())
@@ -164,10 +196,8 @@ func (g *gen) stmt() {
 			g.scoped(1)
 		}
 		g.p("}")
-	case k == 7 && g.depth < 3:
-		g.p("pthread_mutex_lock(&m);")
-		g.block(1 + g.r.Intn(2))
-		g.p("pthread_mutex_unlock(&m);")
+	case k == 7 && g.depth < 3 && !(g.guarded && g.locked > 0):
+		g.lockedRegion()
 	case k == 8 && g.depth < 3:
 		g.p("__VERIFIER_atomic_begin();")
 		g.block(1 + g.r.Intn(2))
@@ -185,4 +215,15 @@ func (g *gen) stmt() {
 	default:
 		g.p("%s = %s + 1;", g.globals[g.r.Intn(len(g.globals))], g.globals[g.r.Intn(len(g.globals))])
 	}
+}
+
+func (g *gen) lockedRegion() {
+	g.p("pthread_mutex_lock(&m);")
+	g.locked++
+	g.block(1 + g.r.Intn(2))
+	if g.inLock(2) {
+		g.p("assert(%s);", g.cond())
+	}
+	g.locked--
+	g.p("pthread_mutex_unlock(&m);")
 }

@@ -1,0 +1,87 @@
+package interp
+
+import "cegpv.dev/cegpv/program"
+
+// liveLocals returns, for each instruction index pc of f (and len(f.Body)),
+// which of f's variables (its Params, then its Locals) are live on entry
+// to pc: some path from pc reads the variable before storing it as a whole
+// or declaring it again. A variable whose address is taken is always live
+// (a read through a pointer is not seen). Explore leaves the dead ones out
+// of its states: two states that differ only in them have the same
+// futures.
+func liveLocals(f *program.Func, taken map[string]bool) [][]bool {
+	vars := append(append([]*program.Var(nil), f.Params...), f.Locals...)
+	idx := make(map[string]int, len(vars))
+	for i, v := range vars {
+		idx[v.Name] = i
+	}
+	n := len(f.Body)
+	succ := f.Succs()
+	live := make([][]bool, n+1)
+	for pc := range live {
+		live[pc] = make([]bool, len(vars))
+		for i, v := range vars {
+			if taken[f.Name+"::"+v.Name] {
+				live[pc][i] = true
+			}
+		}
+	}
+	uses := make([][]int, n)
+	def := make([]int, n)
+	for pc, in := range f.Body {
+		def[pc] = -1
+		switch in.Op {
+		case program.OpDecl:
+			if i, ok := idx[in.Var]; ok {
+				def[pc] = i
+			}
+		case program.OpAssign, program.OpCall, program.OpSpawn:
+			if r, ok := in.Lhs.(*program.Ref); ok && r.Local {
+				def[pc] = idx[r.Name]
+			}
+		}
+		for _, e := range in.Operands() {
+			if def[pc] >= 0 && e == in.Lhs {
+				continue // a whole store reads nothing
+			}
+			program.Walk(e, func(x program.Expr) bool {
+				if r, ok := x.(*program.Ref); ok && r.Local {
+					if i, ok := idx[r.Name]; ok {
+						uses[pc] = append(uses[pc], i)
+					}
+				}
+				return true
+			})
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for pc := n - 1; pc >= 0; pc-- {
+			for i := range vars {
+				if live[pc][i] {
+					continue
+				}
+				l := false
+				if i != def[pc] {
+					for _, s := range succ[pc] {
+						if live[s][i] {
+							l = true
+							break
+						}
+					}
+				}
+				if l {
+					live[pc][i] = true
+					changed = true
+				}
+			}
+			for _, i := range uses[pc] {
+				if !live[pc][i] {
+					live[pc][i] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return live
+}

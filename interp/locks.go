@@ -1,0 +1,543 @@
+package interp
+
+import (
+	"slices"
+	"sort"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// Globals protected by locks.
+//
+// A thread that holds lock L and whose next step touches only its private
+// locals and globals that every thread touches only while holding L takes
+// a step that commutes with every step the other threads can take until it
+// moves: they cannot touch those globals without L, and they cannot take L.
+// Explore then explores that step alone (an ample set of one thread), so a
+// critical section runs without interleaving, as under Lipton's reduction.
+//
+// The analysis is static and conservative:
+//
+//   - A lock is a global g taken and released only by lock operations that
+//     name it: pthread_mutex_lock/unlock(&g), and calls of atomic
+//     functions whose whole body is assume(X == 0); X = 1 (acquire) or
+//     [assume(X == 1);] X = 0 (release), X being g itself or *p for a
+//     parameter p passed &g. Its address appears nowhere else (no pointer
+//     can reach it), its initial value is 0, and every other write of it
+//     (pthread_mutex_init) counts as a release.
+//   - locksets: the locks a thread holds at an instruction on every path
+//     (a must-analysis over the call graph: a thread's entry function,
+//     main and functions called through pointers start with none; a call
+//     drops every lock the callee may release).
+//   - A lock qualifies only if every release of it happens where the
+//     releasing thread holds it (or in main before the first thread is
+//     created), so that at most one thread holds it at any time.
+//   - A global (whose address is never taken) is protected by the locks
+//     held at every instruction that reads or writes it, except those of
+//     main before it creates the first thread (no other thread exists).
+
+// lockPat describes an atomic lock function.
+type lockPat struct {
+	acquire bool
+	global  string // X is this global; or
+	param   int    // X is *p for parameter param (when global == "")
+}
+
+type lockInfo struct {
+	locks     []string                   // qualified locks; bit i is locks[i]
+	ls        map[*program.Func][]uint64 // locks held before each instruction
+	protected map[string]uint64          // global -> locks held at all its accesses
+}
+
+// guarded reports whether the global g is protected by a lock held before
+// instruction pc of f.
+func (li *lockInfo) guarded(f *program.Func, pc int, g string) bool {
+	if li == nil {
+		return false
+	}
+	ls := li.ls[f]
+	return pc < len(ls) && ls[pc]&li.protected[g] != 0
+}
+
+// lockFunc recognises an atomic lock function.
+func lockFunc(f *program.Func) (lockPat, bool) {
+	if !f.Atomic {
+		return lockPat{}, false
+	}
+	var body []*program.Instr
+	for _, in := range f.Body {
+		switch {
+		case in.Op == program.OpSkip:
+		case in.Op == program.OpReturn && in.Rhs == nil:
+		default:
+			body = append(body, in)
+		}
+	}
+	target := func(e program.Expr) (lockPat, bool) {
+		e = program.StripCasts(e)
+		if r, ok := e.(*program.Ref); ok && !r.Local {
+			return lockPat{global: r.Name}, true
+		}
+		if d, ok := e.(*program.Deref); ok {
+			if r, ok := d.X.(*program.Ref); ok && r.Local {
+				for i, v := range f.Params {
+					if v.Name == r.Name {
+						return lockPat{param: i}, true
+					}
+				}
+			}
+		}
+		return lockPat{}, false
+	}
+	same := func(a, b lockPat) bool { return a.global == b.global && a.param == b.param }
+	eqConst := func(e program.Expr, k int64) (lockPat, bool) {
+		b, ok := e.(*program.Binary)
+		if !ok || b.Op != program.Eq {
+			return lockPat{}, false
+		}
+		if c, ok := constOf(b.Y); !ok || c != k {
+			return lockPat{}, false
+		}
+		return target(b.X)
+	}
+	store := func(in *program.Instr, k int64) (lockPat, bool) {
+		if in.Op != program.OpAssign {
+			return lockPat{}, false
+		}
+		if c, ok := constOf(in.Rhs); !ok || c != k {
+			return lockPat{}, false
+		}
+		return target(in.Lhs)
+	}
+	switch len(body) {
+	case 1:
+		if x, ok := store(body[0], 0); ok {
+			return x, true
+		}
+	case 2:
+		if body[0].Op != program.OpAssume {
+			return lockPat{}, false
+		}
+		for _, acq := range []bool{true, false} {
+			from, to := int64(0), int64(1)
+			if !acq {
+				from, to = 1, 0
+			}
+			x, ok1 := eqConst(body[0].Rhs, from)
+			y, ok2 := store(body[1], to)
+			if ok1 && ok2 && same(x, y) {
+				x.acquire = acq
+				return x, true
+			}
+		}
+	}
+	return lockPat{}, false
+}
+
+// lockOp is a lock operation of an instruction: acquire or release of the
+// global lock, when known.
+type lockOp struct {
+	lock    string
+	acquire bool
+}
+
+func analyseLocks(p *program.Program) *lockInfo {
+	pats := map[string]lockPat{}
+	for _, f := range p.Funcs {
+		if pat, ok := lockFunc(f); ok {
+			pats[f.Name] = pat
+		}
+	}
+	globalOf := func(e program.Expr) string {
+		if a, ok := program.StripCasts(e).(*program.AddrOf); ok {
+			if r, ok := a.X.(*program.Ref); ok && !r.Local {
+				return r.Name
+			}
+		}
+		return ""
+	}
+	opOf := func(in *program.Instr) (lockOp, bool) {
+		switch in.Op {
+		case program.OpLock, program.OpUnlock:
+			if g := globalOf(in.Rhs); g != "" {
+				return lockOp{g, in.Op == program.OpLock}, true
+			}
+		case program.OpCall:
+			fr, ok := in.Func.(*program.FuncRef)
+			if !ok {
+				break
+			}
+			pat, ok := pats[fr.Name]
+			if !ok {
+				break
+			}
+			if pat.global != "" {
+				return lockOp{pat.global, pat.acquire}, true
+			}
+			if pat.param < len(in.Args) {
+				if g := globalOf(in.Args[pat.param]); g != "" {
+					return lockOp{g, pat.acquire}, true
+				}
+			}
+		}
+		return lockOp{}, false
+	}
+	// candidates, and why some cannot be locks
+	cand := map[string]bool{}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if op, ok := opOf(in); ok {
+				cand[op.lock] = true
+			}
+		}
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	for _, g := range p.Globals {
+		if cand[g.Name] && g.Init != nil {
+			if c, ok := g.Init.(*program.Const); !ok || c.V != 0 {
+				delete(cand, g.Name)
+			}
+		}
+	}
+	// addresses of candidates outside lock operations; lock functions
+	// referenced other than as callees
+	addr := map[string]int{}
+	countAddr := func(e program.Expr) {
+		program.Walk(e, func(x program.Expr) bool {
+			switch x := x.(type) {
+			case *program.AddrOf:
+				if r := root(x.X); r != nil && !r.Local {
+					addr[r.Name]++
+				}
+			case *program.FuncRef:
+				if pat, ok := pats[x.Name]; ok && pat.global != "" {
+					addr[pat.global] += 1 << 20 // never matched
+				}
+			}
+			return true
+		})
+	}
+	for _, g := range p.Globals {
+		countAddr(g.Init)
+	}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range in.Operands() {
+				countAddr(e)
+			}
+			if in.Op == program.OpCall {
+				if fr, ok := in.Func.(*program.FuncRef); ok {
+					if pat, ok := pats[fr.Name]; ok && pat.global != "" {
+						addr[pat.global] -= 1 << 20 // the callee itself
+					}
+				}
+			}
+			if op, ok := opOf(in); ok {
+				if in.Op == program.OpCall && pats[in.Func.(*program.FuncRef).Name].global != "" {
+					continue
+				}
+				addr[op.lock]-- // the &g of the operation
+			}
+			if d, ok := in.Lhs.(*program.Deref); ok && globalOf(d.X) != "" {
+				addr[globalOf(d.X)]-- // *&g is g
+			}
+		}
+	}
+	for g := range cand {
+		if addr[g] != 0 {
+			delete(cand, g)
+		}
+	}
+	// writes of a lock other than by its operations count as releases;
+	// lock functions' own bodies are the operations
+	writes := func(f *program.Func, in *program.Instr) string {
+		if _, ok := pats[f.Name]; ok {
+			return ""
+		}
+		switch in.Op {
+		case program.OpAssign, program.OpCall, program.OpSpawn:
+		default:
+			return ""
+		}
+		lhs := in.Lhs
+		if d, ok := lhs.(*program.Deref); ok && globalOf(d.X) != "" {
+			return globalOf(d.X)
+		}
+		if r := root(lhs); r != nil && !r.Local {
+			return r.Name
+		}
+		return ""
+	}
+	for {
+		li := computeLocksets(p, cand, opOf, writes)
+		if li == nil {
+			return nil
+		}
+		// discipline: only holders release
+		bad := ""
+		pre := preSpawn(p)
+		for _, f := range p.Funcs {
+			for pc, in := range f.Body {
+				g := writes(f, in)
+				if op, ok := opOf(in); ok && !op.acquire {
+					g = op.lock
+				}
+				if g == "" || !cand[g] || pre[in] {
+					continue
+				}
+				i := slices.Index(li.locks, g)
+				if i >= 0 && li.ls[f][pc]&(1<<i) == 0 {
+					bad = g
+				}
+			}
+		}
+		if bad == "" {
+			li.protect(p, pre)
+			return li
+		}
+		delete(cand, bad)
+	}
+}
+
+// computeLocksets runs the must-lockset analysis for the candidate locks.
+func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*program.Instr) (lockOp, bool), writes func(*program.Func, *program.Instr) string) *lockInfo {
+	var locks []string
+	for g := range cand {
+		locks = append(locks, g)
+	}
+	sort.Strings(locks)
+	if len(locks) == 0 {
+		return nil
+	}
+	if len(locks) > 64 {
+		locks = locks[:64]
+	}
+	bit := map[string]uint64{}
+	for i, g := range locks {
+		bit[g] = 1 << i
+	}
+	all := uint64(1)<<len(locks) - 1
+	if len(locks) == 64 {
+		all = ^uint64(0)
+	}
+	// roots: main, thread entries, functions called through pointers
+	roots := map[string]bool{"main": true}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range in.Operands() {
+				if in.Op == program.OpCall && e == in.Func {
+					continue
+				}
+				program.Walk(e, func(x program.Expr) bool {
+					if fr, ok := x.(*program.FuncRef); ok {
+						roots[fr.Name] = true
+					}
+					return true
+				})
+			}
+		}
+	}
+	// mayRelease: locks a call may release (transitively)
+	mayRel := map[string]uint64{}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			r := mayRel[f.Name]
+			for _, in := range f.Body {
+				if op, ok := opOf(in); ok && !op.acquire {
+					r |= bit[op.lock]
+				}
+				r |= bit[writes(f, in)]
+				if in.Op == program.OpCall {
+					if fr, ok := in.Func.(*program.FuncRef); ok {
+						r |= mayRel[fr.Name]
+					} else {
+						r = all
+					}
+				}
+			}
+			if r != mayRel[f.Name] {
+				mayRel[f.Name] = r
+				changed = true
+			}
+		}
+	}
+	const unreached = ^uint64(0)
+	li := &lockInfo{locks: locks, ls: map[*program.Func][]uint64{}}
+	entry := map[string]uint64{}
+	for _, f := range p.Funcs {
+		entry[f.Name] = unreached
+		if roots[f.Name] {
+			entry[f.Name] = 0
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			n := len(f.Body)
+			ls := make([]uint64, n+1)
+			for i := range ls {
+				ls[i] = unreached
+			}
+			if n == 0 {
+				li.ls[f] = ls
+				continue
+			}
+			ls[0] = entry[f.Name]
+			succ := f.Succs()
+			for again := true; again; {
+				again = false
+				for pc, in := range f.Body {
+					s := ls[pc]
+					if s == unreached {
+						continue
+					}
+					out := s
+					if op, ok := opOf(in); ok {
+						if op.acquire {
+							out |= bit[op.lock]
+						} else {
+							out &^= bit[op.lock]
+						}
+					} else if in.Op == program.OpCall {
+						if fr, ok := in.Func.(*program.FuncRef); ok {
+							out &^= mayRel[fr.Name]
+							if g := p.Func(fr.Name); g != nil && entry[g.Name]&s != entry[g.Name] {
+								entry[g.Name] &= s
+								changed = true
+							}
+						} else {
+							out = 0
+						}
+					}
+					out &^= bit[writes(f, in)]
+					for _, t := range succ[pc] {
+						if ls[t]&out != ls[t] || ls[t] == unreached && out != unreached {
+							if ls[t] == unreached {
+								ls[t] = out
+							} else {
+								ls[t] &= out
+							}
+							again = true
+						}
+					}
+				}
+			}
+			li.ls[f] = ls
+		}
+	}
+	return li
+}
+
+// preSpawn returns the instructions of main that run before any thread is
+// created, on every path (none when main is called).
+func preSpawn(p *program.Program) map[*program.Instr]bool {
+	main := p.Func("main")
+	if main == nil {
+		return nil
+	}
+	maySpawn := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			if maySpawn[f.Name] {
+				continue
+			}
+			for _, in := range f.Body {
+				s := in.Op == program.OpSpawn
+				if in.Op == program.OpCall {
+					fr, ok := in.Func.(*program.FuncRef)
+					s = !ok || maySpawn[fr.Name]
+					if ok && fr.Name == "main" {
+						return nil
+					}
+				}
+				if s {
+					maySpawn[f.Name] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	n := len(main.Body)
+	succ := main.Succs()
+	// before[pc]: no thread created on any path to pc; 0 unreached, 1 no, 2 yes
+	before := make([]int8, n+1)
+	if n == 0 {
+		return nil
+	}
+	before[0] = 2
+	work := []int{0}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := main.Body[pc]
+		out := before[pc]
+		if in.Op == program.OpSpawn {
+			out = 1
+		}
+		if in.Op == program.OpCall {
+			if fr, ok := in.Func.(*program.FuncRef); !ok || maySpawn[fr.Name] {
+				out = 1
+			}
+		}
+		for _, s := range succ[pc] {
+			if before[s] == 0 || before[s] == 2 && out == 1 {
+				before[s] = out
+				if s < n {
+					work = append(work, s)
+				}
+			}
+		}
+	}
+	out := map[*program.Instr]bool{}
+	for pc, in := range main.Body {
+		if before[pc] == 2 {
+			out[in] = true
+		}
+	}
+	return out
+}
+
+// protect computes the locks protecting each global.
+func (li *lockInfo) protect(p *program.Program, pre map[*program.Instr]bool) {
+	li.protected = map[string]uint64{}
+	taken := takenAddrs(p)
+	isLock := map[string]bool{}
+	for _, g := range li.locks {
+		isLock[g] = true
+	}
+	for _, g := range p.Globals {
+		if !taken[g.Name] && !isLock[g.Name] {
+			li.protected[g.Name] = ^uint64(0)
+		}
+	}
+	for _, f := range p.Funcs {
+		for pc, in := range f.Body {
+			if pre[in] {
+				continue
+			}
+			held := li.ls[f][pc]
+			for _, e := range in.Operands() {
+				program.Walk(e, func(x program.Expr) bool {
+					if r, ok := x.(*program.Ref); ok && !r.Local {
+						if m, ok := li.protected[r.Name]; ok {
+							li.protected[r.Name] = m & held
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	all := uint64(1)<<len(li.locks) - 1
+	if len(li.locks) == 64 {
+		all = ^uint64(0)
+	}
+	for g, m := range li.protected {
+		li.protected[g] = m & all
+	}
+}
