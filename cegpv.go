@@ -157,7 +157,7 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		}
 		v.work = w
 	}
-	if !opts.NoDeepening && opts.Bounds.Unwind > 1 && bounded(v.work) {
+	if !opts.NoDeepening && opts.Bounds.Unwind > 1 && v.work.Bounded() {
 		if res, done := v.deepen(ctx); done {
 			return res, nil
 		}
@@ -220,51 +220,6 @@ func (v *verifier) deepen(ctx context.Context) (Result, bool) {
 // deepenShare is the share of the time left one shallow run of deepen may
 // use.
 const deepenShare = 0.125
-
-// bounded reports whether the unwinding bound can matter for p: it has a
-// loop (a backward goto) or may recurse (a cycle of direct calls, or a call
-// through a pointer).
-func bounded(p *program.Program) bool {
-	calls := map[string][]string{}
-	for _, f := range p.Funcs {
-		for i, in := range f.Body {
-			if f.LoopHead(i) >= 0 {
-				return true
-			}
-			if in.Op == program.OpCall {
-				fr, ok := in.Func.(*program.FuncRef)
-				if !ok {
-					return true
-				}
-				calls[f.Name] = append(calls[f.Name], fr.Name)
-			}
-		}
-	}
-	state := map[string]int{} // 1 on the path, 2 done
-	var cyclic func(f string) bool
-	cyclic = func(f string) bool {
-		switch state[f] {
-		case 1:
-			return true
-		case 2:
-			return false
-		}
-		state[f] = 1
-		for _, g := range calls[f] {
-			if cyclic(g) {
-				return true
-			}
-		}
-		state[f] = 2
-		return false
-	}
-	for _, f := range p.Funcs {
-		if cyclic(f.Name) {
-			return true
-		}
-	}
-	return false
-}
 
 type verifier struct {
 	p      *program.Program // the original program: counterexamples are replayed on it

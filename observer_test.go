@@ -30,7 +30,7 @@ func TestObserverRefinement(t *testing.T) {
 		"state_machine_unsafe.c": false,
 		"wraparound_safe.c":      false,
 	}
-	be := builtin.New(builtin.Options{})
+	be := builtin.New(builtin.Options{NoExplicit: true})
 	found := 0
 	for _, pr := range progs(t) {
 		spurious, ok := want[pr.Name]

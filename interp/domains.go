@@ -444,7 +444,7 @@ func relevantVars(p *program.Program) map[string]bool {
 // must-analysis of "assigned since its Decl" over f's instructions).
 func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es *escapes) map[int]bool {
 	n := len(f.Body)
-	succs := f.Succs()
+	succs := runSuccs(f)
 	succ := func(pc int) []int {
 		if out := succs[pc]; len(out) > 0 && out[len(out)-1] == n {
 			return out[:len(out)-1]

@@ -34,6 +34,8 @@ type escapes struct {
 	// kept: locals (f::v) whose address is taken, but only as a direct
 	// call argument at a deref-only parameter.
 	kept map[string]bool
+	// private[f][i]: see privParam
+	private map[*program.Func][]bool
 }
 
 func analyseEscapes(p *program.Program, taken map[string]bool) *escapes {
@@ -80,6 +82,7 @@ func analyseEscapes(p *program.Program, taken map[string]bool) *escapes {
 			}
 		}
 	}
+	es.privateParams(p)
 	return es
 }
 
@@ -179,7 +182,7 @@ func (es *escapes) paramEffectOf(p *program.Program, f *program.Func, name strin
 	if n == 0 {
 		return paramEffect{}
 	}
-	succ := f.Succs()
+	succ := runSuccs(f)
 	// written[pc]: *p written as a whole on every path to pc;
 	// 0 unreached, 1 no, 2 yes
 	written := make([]int8, n+1)
@@ -265,4 +268,78 @@ func (es *escapes) callWrites(p *program.Program, f *program.Func, in *program.I
 func (es *escapes) callReadFree(p *program.Program, in *program.Instr, a int) bool {
 	g := callee(p, in)
 	return g != nil && es.passes(p, in, a) && !es.effect[g][a].mayRead
+}
+
+// privParam reports whether parameter name of f points, in every
+// activation, to a kept local of the activation's own thread: f is called
+// only directly (never spawned or through a pointer), the parameter is
+// deref-only, and every call passes &v for a kept local v of the caller or
+// such a parameter of the caller.
+func (es *escapes) privParam(f *program.Func, name string) bool {
+	for i, v := range f.Params {
+		if v.Name == name {
+			return es.private[f][i]
+		}
+	}
+	return false
+}
+
+// privateParams fills es.private (see privParam).
+func (es *escapes) privateParams(p *program.Program) {
+	es.private = map[*program.Func][]bool{}
+	direct := map[string]bool{"main": false}
+	for _, f := range p.Funcs {
+		direct[f.Name] = true
+	}
+	direct["main"] = false
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range in.Operands() {
+				if in.Op == program.OpCall && e == in.Func {
+					continue
+				}
+				program.Walk(e, func(x program.Expr) bool {
+					if fr, ok := x.(*program.FuncRef); ok {
+						direct[fr.Name] = false
+					}
+					return true
+				})
+			}
+		}
+	}
+	for _, f := range p.Funcs {
+		pr := make([]bool, len(f.Params))
+		for i := range pr {
+			pr[i] = direct[f.Name] && es.derefOnly[f][i]
+		}
+		es.private[f] = pr
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Funcs {
+			for _, in := range f.Body {
+				g := callee(p, in)
+				if g == nil {
+					continue
+				}
+				for a, e := range in.Args {
+					if a >= len(g.Params) || !es.private[g][a] {
+						continue
+					}
+					ok := false
+					switch x := program.StripCasts(e).(type) {
+					case *program.AddrOf:
+						r := root(x.X)
+						ok = r != nil && r.Local && es.kept[f.Name+"::"+r.Name]
+					case *program.Ref:
+						ok = x.Local && es.privParam(f, x.Name)
+					}
+					if !ok {
+						es.private[g][a] = false
+						changed = true
+					}
+				}
+			}
+		}
+	}
 }

@@ -162,10 +162,11 @@ type explorer struct {
 	loops map[*program.Instr][2]int
 	// private: instructions that touch only private locals of their thread
 	private map[*program.Instr]bool
-	taken   map[string]bool // variables whose address is taken, but kept locals (see escape.go)
+	taken   map[string]bool            // variables whose address is taken, but kept locals (see escape.go)
 	live    map[*program.Func][][]bool // see liveLocals
 	locks   *lockInfo                  // see locks.go
-	sym     bool            // thread permutations are one state
+	priv    *privacy                   // see private.go
+	sym     bool                       // thread permutations are one state
 }
 
 // analyse fills loops, private and sym.
@@ -178,6 +179,7 @@ func (x *explorer) analyse() {
 		x.live[f] = liveLocals(f, x.taken)
 	}
 	es := analyseEscapes(x.p, x.taken)
+	x.priv = &privacy{p: x.p, taken: x.taken, locks: x.locks, esc: es}
 	for k := range x.taken {
 		if es.kept[k] {
 			// only its own thread, in calls it makes, can access it
@@ -202,7 +204,7 @@ func (x *explorer) analyse() {
 					sym = false
 				}
 			}
-			x.private[in] = isPrivate(x.p, f, in, x.taken, x.guard(f, i))
+			x.private[in] = x.priv.step(f, i)
 		}
 	}
 	// a handle is read when it occurs anywhere but as a Spawn's Lhs
@@ -221,89 +223,6 @@ func (x *explorer) analyse() {
 		}
 	}
 	x.sym = sym
-}
-
-// guard returns the globals that instruction pc of f may touch without
-// leaving its thread's private state: those protected by a lock the thread
-// holds there (see locks.go).
-func (x *explorer) guard(f *program.Func, pc int) func(string) bool {
-	return func(g string) bool { return x.locks.guarded(f, pc, g) }
-}
-
-// isPrivate reports whether in touches only private locals of its thread,
-// globals for which guarded holds, and constants, so that it commutes with
-// every step other threads can take before it. Return is decided when it
-// executes (it stores into the caller).
-func isPrivate(p *program.Program, f *program.Func, in *program.Instr, taken map[string]bool, guarded func(string) bool) bool {
-	switch in.Op {
-	case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpGoto, program.OpDecl, program.OpCall:
-	case program.OpAtomicBegin:
-		// entering a section is invisible: the thread takes it with its
-		// first step inside (see atomicHolder)
-		return true
-	default:
-		return false
-	}
-	if in.Op == program.OpCall {
-		// a call only binds parameters; a call of an atomic function
-		// enters its section without taking it, like OpAtomicBegin
-		fr, ok := in.Func.(*program.FuncRef)
-		if !ok || p.Func(fr.Name) == nil {
-			return false
-		}
-	}
-	if in.Op == program.OpDecl {
-		return !taken[f.Name+"::"+in.Var]
-	}
-	for _, e := range in.Operands() {
-		if e == in.Func {
-			continue
-		}
-		if in.Op == program.OpCall && e != in.Lhs && addrPrivate(f, e, taken, guarded) {
-			continue
-		}
-		if !privateExpr(f, e, taken, guarded) {
-			return false
-		}
-	}
-	return true
-}
-
-// addrPrivate reports whether e is the address of a variable (or of an
-// element at an index privateExpr accepts): computing it reads nothing
-// shared.
-func addrPrivate(f *program.Func, e program.Expr, taken map[string]bool, guarded func(string) bool) bool {
-	a, ok := program.StripCasts(e).(*program.AddrOf)
-	if !ok {
-		return false
-	}
-	switch x := a.X.(type) {
-	case *program.Ref:
-		return true
-	case *program.Index:
-		_, ok := x.X.(*program.Ref)
-		return ok && privateExpr(f, x.I, taken, guarded)
-	}
-	return false
-}
-
-// privateExpr reports whether e (in f) reads or designates only locals
-// whose address is never taken and globals for which guarded holds,
-// through no pointer.
-func privateExpr(f *program.Func, e program.Expr, taken map[string]bool, guarded func(string) bool) bool {
-	ok := true
-	program.Walk(e, func(x program.Expr) bool {
-		switch x := x.(type) {
-		case *program.Ref:
-			if x.Local && taken[varKey(f, x)] || !x.Local && !guarded(x.Name) {
-				ok = false
-			}
-		case *program.Deref, *program.AddrOf, *program.FuncRef:
-			ok = false
-		}
-		return ok
-	})
-	return ok
 }
 
 func (s *xstate) clone() *xstate {
@@ -387,7 +306,7 @@ func (x *explorer) privateNext(t *thread) bool {
 				return false
 			}
 		}
-		return privateExpr(fr.fn, in.Rhs, x.taken, x.guard(fr.fn, fr.pc))
+		return x.priv.expr(fr.fn, fr.pc, in.Rhs)
 	}
 	return x.private[in]
 }

@@ -16,7 +16,7 @@ func liveLocals(f *program.Func, taken map[string]bool) [][]bool {
 		idx[v.Name] = i
 	}
 	n := len(f.Body)
-	succ := f.Succs()
+	succ := runSuccs(f)
 	live := make([][]bool, n+1)
 	for pc := range live {
 		live[pc] = make([]bool, len(vars))
@@ -84,4 +84,20 @@ func liveLocals(f *program.Func, taken map[string]bool) [][]bool {
 		}
 	}
 	return live
+}
+
+// runSuccs is f.Succs() for the analyses of the explicit search: an
+// assertion whose condition is the constant 0 (the lowering of
+// __VERIFIER_error) ends every run that reaches it, so it has no
+// successors.
+func runSuccs(f *program.Func) [][]int {
+	succ := f.Succs()
+	for i, in := range f.Body {
+		if in.Op == program.OpAssert {
+			if c, ok := program.StripCasts(in.Rhs).(*program.Const); ok && c.V == 0 {
+				succ[i] = nil
+			}
+		}
+	}
+	return succ
 }

@@ -50,13 +50,37 @@ type lockInfo struct {
 }
 
 // guarded reports whether the global g is protected by a lock held before
-// instruction pc of f.
+// instruction pc of f, or is such a lock (which the instruction may read;
+// privacy.step rejects instructions that write a lock, see writesLock).
 func (li *lockInfo) guarded(f *program.Func, pc int, g string) bool {
 	if li == nil {
 		return false
 	}
 	ls := li.ls[f]
-	return pc < len(ls) && ls[pc]&li.protected[g] != 0
+	if pc >= len(ls) || ls[pc] == ^uint64(0) {
+		return false // not reached (or an analysis error): no claim
+	}
+	if ls[pc]&li.protected[g] != 0 {
+		return true
+	}
+	i := slices.Index(li.locks, g)
+	return i >= 0 && ls[pc]&(1<<i) != 0
+}
+
+// writesLock reports whether in stores into a lock (outside the lock
+// functions, whose calls are not private).
+func (li *lockInfo) writesLock(in *program.Instr) bool {
+	if li == nil || in.Lhs == nil {
+		return false
+	}
+	lhs := in.Lhs
+	if d, ok := lhs.(*program.Deref); ok {
+		if a, ok := program.StripCasts(d.X).(*program.AddrOf); ok {
+			lhs = a.X
+		}
+	}
+	r := root(lhs)
+	return r != nil && !r.Local && slices.Contains(li.locks, r.Name)
 }
 
 // lockFunc recognises an atomic lock function.
@@ -95,7 +119,7 @@ func lockFunc(f *program.Func) (lockPat, bool) {
 		if !ok || b.Op != program.Eq {
 			return lockPat{}, false
 		}
-		if c, ok := constOf(b.Y); !ok || c != k {
+		if c, ok := lockConst(b.Y); !ok || c != k {
 			return lockPat{}, false
 		}
 		return target(b.X)
@@ -104,7 +128,7 @@ func lockFunc(f *program.Func) (lockPat, bool) {
 		if in.Op != program.OpAssign {
 			return lockPat{}, false
 		}
-		if c, ok := constOf(in.Rhs); !ok || c != k {
+		if c, ok := lockConst(in.Rhs); !ok || c != k {
 			return lockPat{}, false
 		}
 		return target(in.Lhs)
@@ -132,6 +156,15 @@ func lockFunc(f *program.Func) (lockPat, bool) {
 		}
 	}
 	return lockPat{}, false
+}
+
+// lockConst returns the value of an integer or _Bool constant.
+func lockConst(e program.Expr) (int64, bool) {
+	k, ok := program.StripCasts(e).(*program.Const)
+	if !ok || k.T.Kind != program.Int && k.T.Kind != program.Bool {
+		return 0, false
+	}
+	return k.V, true
 }
 
 // lockOp is a lock operation of an instruction: acquire or release of the
@@ -196,7 +229,7 @@ func analyseLocks(p *program.Program) *lockInfo {
 	}
 	for _, g := range p.Globals {
 		if cand[g.Name] && g.Init != nil {
-			if c, ok := g.Init.(*program.Const); !ok || c.V != 0 {
+			if c, ok := program.StripCasts(g.Init).(*program.Const); !ok || c.V != 0 {
 				delete(cand, g.Name)
 			}
 		}
@@ -367,8 +400,13 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 	const unreached = ^uint64(0)
 	li := &lockInfo{locks: locks, ls: map[*program.Func][]uint64{}}
 	entry := map[string]uint64{}
+	// ret: locks held at every return of a function (its lockset with the
+	// entry lockset common to its callers); a caller holds them after
+	// the call, besides its own locks the callee may not release
+	ret := map[string]uint64{}
 	for _, f := range p.Funcs {
 		entry[f.Name] = unreached
+		ret[f.Name] = unreached
 		if roots[f.Name] {
 			entry[f.Name] = 0
 		}
@@ -386,7 +424,7 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 				continue
 			}
 			ls[0] = entry[f.Name]
-			succ := f.Succs()
+			succ := runSuccs(f)
 			for again := true; again; {
 				again = false
 				for pc, in := range f.Body {
@@ -395,6 +433,10 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 						continue
 					}
 					out := s
+					if g := callee(p, in); g != nil && entry[g.Name]&s != entry[g.Name] {
+						entry[g.Name] &= s
+						changed = true
+					}
 					if op, ok := opOf(in); ok {
 						if op.acquire {
 							out |= bit[op.lock]
@@ -403,11 +445,7 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 						}
 					} else if in.Op == program.OpCall {
 						if fr, ok := in.Func.(*program.FuncRef); ok {
-							out &^= mayRel[fr.Name]
-							if g := p.Func(fr.Name); g != nil && entry[g.Name]&s != entry[g.Name] {
-								entry[g.Name] &= s
-								changed = true
-							}
+							out = out&^mayRel[fr.Name] | ret[fr.Name]&all
 						} else {
 							out = 0
 						}
@@ -424,6 +462,16 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 						}
 					}
 				}
+			}
+			r := ls[n]
+			for pc, in := range f.Body {
+				if in.Op == program.OpReturn {
+					r &= ls[pc]
+				}
+			}
+			if r != ret[f.Name] {
+				ret[f.Name] = r
+				changed = true
 			}
 			li.ls[f] = ls
 		}
@@ -463,7 +511,7 @@ func preSpawn(p *program.Program) map[*program.Instr]bool {
 		}
 	}
 	n := len(main.Body)
-	succ := main.Succs()
+	succ := runSuccs(main)
 	// before[pc]: no thread created on any path to pc; 0 unreached, 1 no, 2 yes
 	before := make([]int8, n+1)
 	if n == 0 {

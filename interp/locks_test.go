@@ -39,12 +39,16 @@ func TestLocks(t *testing.T) {
 			map[string]string{"x": ""}},
 		{"callee keeps the lock", "pthread_mutex_lock(&m); f(); pthread_mutex_unlock(&m);",
 			map[string]string{"x": "m"}},
-		{"callee releases it", "pthread_mutex_lock(&m); g(); x = 2; pthread_mutex_unlock(&m);",
+		{"callee releases and takes it again", "pthread_mutex_lock(&m); g(); x = 2; pthread_mutex_unlock(&m);",
+			map[string]string{"x": "m"}},
+		{"callee releases it", "pthread_mutex_lock(&m); h(); x = 2; pthread_mutex_lock(&m); pthread_mutex_unlock(&m);",
 			map[string]string{"x": ""}},
+		{"release through a lock function", "pthread_mutex_lock(&m); x = 2; h();",
+			map[string]string{"x": "m"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := head + "void f(void) { x = x + 1; }\nvoid g(void) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); }\n" +
+			src := head + "void f(void) { x = x + 1; }\nvoid g(void) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); }\nvoid h(void) { pthread_mutex_unlock(&m); }\n" +
 				"void *w(void *arg) {\n" + c.body + "\nreturn 0; }\n" + tail
 			p := lowerC(t, c.name+".c", src)
 			li := analyseLocks(p)
@@ -62,6 +66,28 @@ func TestLocks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLockReads checks that a thread may read a lock privately only while
+// it holds it: inside the release function (called with the lock held),
+// not inside the acquire function.
+func TestLockReads(t *testing.T) {
+	src := "#include <pthread.h>\nextern void __VERIFIER_assume(int);\nint x, mtx;\n" +
+		"void __VERIFIER_atomic_take(void) { __VERIFIER_assume(mtx == 0); mtx = 1; }\n" +
+		"void __VERIFIER_atomic_give(void) { __VERIFIER_assume(mtx == 1); mtx = 0; }\n" +
+		"void *w(void *arg) { __VERIFIER_atomic_take(); x = x + 1; __VERIFIER_atomic_give(); return 0; }\n" +
+		"int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0); return 0; }\n"
+	p := lowerC(t, "reads.c", src)
+	li := analyseLocks(p)
+	if li == nil {
+		t.Fatal("no lock found")
+	}
+	if li.guarded(p.Func("__VERIFIER_atomic_take"), 0, "mtx") {
+		t.Errorf("the acquire function reads the lock privately")
+	}
+	if !li.guarded(p.Func("__VERIFIER_atomic_give"), 0, "mtx") {
+		t.Errorf("the release function, called with the lock held, does not read it privately")
 	}
 }
 

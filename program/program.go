@@ -200,6 +200,51 @@ func (f *Func) Succs() [][]int {
 	return succ
 }
 
+// Bounded reports whether the unwinding bound can matter for p: it has a
+// loop (a backward goto) or may recurse (a cycle of direct calls, or a call
+// through a pointer).
+func (p *Program) Bounded() bool {
+	calls := map[string][]string{}
+	for _, f := range p.Funcs {
+		for i, in := range f.Body {
+			if f.LoopHead(i) >= 0 {
+				return true
+			}
+			if in.Op == OpCall {
+				fr, ok := in.Func.(*FuncRef)
+				if !ok {
+					return true
+				}
+				calls[f.Name] = append(calls[f.Name], fr.Name)
+			}
+		}
+	}
+	state := map[string]int{} // 1 on the path, 2 done
+	var cyclic func(f string) bool
+	cyclic = func(f string) bool {
+		switch state[f] {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		state[f] = 1
+		for _, g := range calls[f] {
+			if cyclic(g) {
+				return true
+			}
+		}
+		state[f] = 2
+		return false
+	}
+	for _, f := range p.Funcs {
+		if cyclic(f.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 // DataModel is the C data model of a program.
 type DataModel string
 

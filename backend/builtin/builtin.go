@@ -98,13 +98,16 @@ type Options struct {
 	// NoDeepening checks only at the bounds asked for, without first
 	// looking for violations at smaller unwindings (see Check).
 	NoDeepening bool
-	// Explicit runs the explicit-state search of interp.Explore beside
-	// the encoding on programs with finite nondeterminism (see Check).
-	// It is off by default: on two cores the second search slows the
-	// encoding it competes with (the wmm set: 1.45x in total time,
-	// docs/bench/explicit-on), while the tasks it answers first are few
-	// (Szymanski: 8.5 s → 1.8 s).
-	Explicit bool
+	// NoExplicit turns off the explicit-state search of interp.Explore
+	// that Check runs beside the encoding on programs with loops (or
+	// recursion) and finite nondeterminism. On loop-free programs it is
+	// never run: there the encoding is fast and the search only competes
+	// with it for the cores (the wmm set: 1.45x in total time, no task
+	// gained, docs/bench/explicit-on). On programs whose threads loop,
+	// the search with its reductions (lock-protected steps run alone,
+	// thread symmetry) proves tasks whose encoding is too hard for the
+	// solver (31_simple_loop5, 33_double_lock, 02_inc_cas: 2-5 s).
+	NoExplicit bool
 }
 
 type builtinBackend struct{ opts Options }
@@ -120,10 +123,11 @@ func New(opts Options) backend.Backend {
 func (b *builtinBackend) Name() string { return "builtin" }
 
 // Check verifies p under bounds: by the symbolic encoding (after
-// iterative deepening, see deepen) and, with Options.Explicit, for programs
-// with finite nondeterminism that the encoding does not answer within
-// exploreDelay, also by an explicit-state search running beside it (see
-// explore); the first verdict wins and the other engine is stopped.
+// iterative deepening, see deepen) and, unless Options.NoExplicit, for
+// programs with loops and finite nondeterminism that the encoding does not
+// answer within exploreDelay, also by an explicit-state search running
+// beside it (see explore); the first verdict wins and the other engine is
+// stopped.
 func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
 	if bounds.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -132,7 +136,7 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 	}
 	bounds = b.effective(bounds)
 	start := time.Now()
-	if !b.opts.Explicit || interp.Explorable(p) != nil {
+	if b.opts.NoExplicit || !p.Bounded() || interp.Explorable(p) != nil {
 		res, err := b.symbolic(ctx, p, bounds)
 		res.Stats.Total = time.Since(start)
 		return res, err

@@ -9,6 +9,6 @@ import (
 
 func init() {
 	backends["builtin"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
-		return builtin.New(builtin.Options{Solver: solverArgv(vf.solver), Logger: log, NoDeepening: vf.noDeepen, Explicit: vf.explicit}), nil
+		return builtin.New(builtin.Options{Solver: solverArgv(vf.solver), Logger: log, NoDeepening: vf.noDeepen, NoExplicit: !vf.explicit}), nil
 	}
 }

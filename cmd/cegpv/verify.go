@@ -66,7 +66,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
-	fs.BoolVar(&v.explicit, "explicit", false, "builtin backend: also run an exhaustive explicit-state search beside the SMT encoding on programs with finite nondeterminism; the first verdict wins")
+	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
 }
 
 func (v *verifyFlags) bounds() backend.Bounds {

@@ -1,0 +1,107 @@
+package interp
+
+import "cegpv.dev/cegpv/program"
+
+// Private steps.
+//
+// A step is private when it commutes with every step the other threads can
+// take before it: Explore then explores it alone from a state (an ample
+// set of one thread; see Explore). privacy decides it statically, per
+// instruction: the step may touch
+//
+//   - locals of its thread whose address is never taken, or only passed to
+//     deref-only parameters of calls the thread makes (kept, escape.go);
+//   - *p for a parameter p that every call passes such a local, or such a
+//     parameter of its caller (the pointee is a kept local);
+//   - globals protected by a lock the thread holds there (locks.go);
+//   - a lock the thread holds there, for reading: while it holds it, the
+//     others can only try to take it, which reads it too;
+//   - addresses of variables, as call arguments (computing one reads
+//     nothing).
+//
+// A call only binds parameters; entering an atomic section (OpAtomicBegin,
+// a call of an atomic function) is private too: the thread takes the
+// section with its first step inside (see atomicHolder).
+type privacy struct {
+	p     *program.Program
+	taken map[string]bool // address-taken variables, kept locals excluded
+	locks *lockInfo
+	esc   *escapes
+}
+
+// step reports whether instruction pc of f is private.
+func (v *privacy) step(f *program.Func, pc int) bool {
+	in := f.Body[pc]
+	switch in.Op {
+	case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpGoto, program.OpDecl, program.OpCall:
+	case program.OpAtomicBegin:
+		return true
+	default:
+		return false
+	}
+	if in.Op == program.OpCall {
+		fr, ok := in.Func.(*program.FuncRef)
+		if !ok || v.p.Func(fr.Name) == nil {
+			return false
+		}
+	}
+	if in.Op == program.OpDecl {
+		return !v.taken[f.Name+"::"+in.Var]
+	}
+	if v.locks.writesLock(in) {
+		return false
+	}
+	for _, e := range in.Operands() {
+		if e == in.Func {
+			continue
+		}
+		if in.Op == program.OpCall && e != in.Lhs && v.addr(f, pc, e) {
+			continue
+		}
+		if !v.expr(f, pc, e) {
+			return false
+		}
+	}
+	return true
+}
+
+// addr reports whether e is the address of a variable (or of an element
+// at a private index): computing it reads nothing shared.
+func (v *privacy) addr(f *program.Func, pc int, e program.Expr) bool {
+	a, ok := program.StripCasts(e).(*program.AddrOf)
+	if !ok {
+		return false
+	}
+	switch x := a.X.(type) {
+	case *program.Ref:
+		return true
+	case *program.Index:
+		_, ok := x.X.(*program.Ref)
+		return ok && v.expr(f, pc, x.I)
+	}
+	return false
+}
+
+// expr reports whether e, evaluated by instruction pc of f, reads or
+// designates only what a private step may touch.
+func (v *privacy) expr(f *program.Func, pc int, e program.Expr) bool {
+	ok := true
+	program.Walk(e, func(x program.Expr) bool {
+		switch x := x.(type) {
+		case *program.Ref:
+			switch {
+			case x.Local:
+				ok = !v.taken[varKey(f, x)]
+			default:
+				ok = v.locks.guarded(f, pc, x.Name)
+			}
+		case *program.Deref:
+			r, isRef := x.X.(*program.Ref)
+			ok = isRef && r.Local && v.esc.privParam(f, r.Name)
+		case *program.AddrOf, *program.FuncRef:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
