@@ -243,7 +243,7 @@ func TestPaperFig2(t *testing.T) {
 		t.Errorf("first abstraction keeps %s, want main::t1, main::t2, x", got)
 	}
 	// the paper's loop: no relaxation of the forced check
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1})
+	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoExplicit: true})
 	if err != nil || res.Verdict != backend.Unsafe {
 		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
 	}
@@ -262,7 +262,7 @@ func TestPaperFig2(t *testing.T) {
 
 	// with relaxation (the default), the forced check of the spurious
 	// counterexample fails and its relaxation finds the real bug at once
-	res, err = cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
+	res, err = cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: fig.Unwind}, NoExplicit: true})
 	if err != nil || res.Verdict != backend.Unsafe || len(res.Iterations) != 1 {
 		t.Fatalf("relaxed: verdict %v, err %v, iterations %+v; want UNSAFE in one iteration", res.Verdict, err, res.Iterations)
 	}
@@ -281,7 +281,7 @@ func TestDump(t *testing.T) {
 	for _, noInc := range []bool{false, true} {
 		dir := t.TempDir()
 		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}),
-			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir})
+			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir, NoExplicit: true})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("no-incremental=%v: %v %v", noInc, res.Verdict, err)
 		}

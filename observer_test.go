@@ -43,7 +43,7 @@ func TestObserverRefinement(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
 			res, err := cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, UnwindingAssertions: true},
-				Refinement: "observer", NoIncremental: true})
+				Refinement: "observer", NoIncremental: true, NoExplicit: true})
 			if err != nil {
 				t.Fatalf("verify: %v (%s)", err, res.Reason)
 			}

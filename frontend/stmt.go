@@ -478,8 +478,12 @@ func (fl *funcLowerer) iteration(is *cc.IterationStatement) {
 		}
 		fl.place(end)
 	case cc.IterationStatementFor, cc.IterationStatementForDecl:
+		// for (init; cond; post) has its expressions in ExpressionList,
+		// 2 and 3; for (decl cond; post) in ExpressionList and 2.
+		cond, post := is.ExpressionList2, is.ExpressionList3
 		if is.Case == cc.IterationStatementForDecl {
 			fl.localDecl(is.Declaration)
+			cond, post = is.ExpressionList, is.ExpressionList2
 		} else if is.ExpressionList != nil {
 			fl.effect(is.ExpressionList)
 		}
@@ -487,15 +491,15 @@ func (fl *funcLowerer) iteration(is *cc.IterationStatement) {
 		cont := fl.newLabel()
 		fl.cont = cont
 		fl.place(head)
-		if is.ExpressionList2 != nil {
-			c := fl.cond(is.ExpressionList2)
+		if cond != nil {
+			c := fl.cond(cond)
 			fl.branchUnless(c, end)
 		}
 		fl.stmt(is.Statement)
 		fl.place(cont)
-		if is.ExpressionList3 != nil {
-			fl.setPos(is.ExpressionList3)
-			fl.effect(is.ExpressionList3)
+		if post != nil {
+			fl.setPos(post)
+			fl.effect(post)
 		}
 		fl.jump(head, nil)
 		fl.place(end)

@@ -83,88 +83,10 @@ func (li *lockInfo) writesLock(in *program.Instr) bool {
 	return r != nil && !r.Local && slices.Contains(li.locks, r.Name)
 }
 
-// lockFunc recognises an atomic lock function.
+// lockFunc recognises an atomic lock function (program.Func.LockFunc).
 func lockFunc(f *program.Func) (lockPat, bool) {
-	if !f.Atomic {
-		return lockPat{}, false
-	}
-	var body []*program.Instr
-	for _, in := range f.Body {
-		switch {
-		case in.Op == program.OpSkip:
-		case in.Op == program.OpReturn && in.Rhs == nil:
-		default:
-			body = append(body, in)
-		}
-	}
-	target := func(e program.Expr) (lockPat, bool) {
-		e = program.StripCasts(e)
-		if r, ok := e.(*program.Ref); ok && !r.Local {
-			return lockPat{global: r.Name}, true
-		}
-		if d, ok := e.(*program.Deref); ok {
-			if r, ok := d.X.(*program.Ref); ok && r.Local {
-				for i, v := range f.Params {
-					if v.Name == r.Name {
-						return lockPat{param: i}, true
-					}
-				}
-			}
-		}
-		return lockPat{}, false
-	}
-	same := func(a, b lockPat) bool { return a.global == b.global && a.param == b.param }
-	eqConst := func(e program.Expr, k int64) (lockPat, bool) {
-		b, ok := e.(*program.Binary)
-		if !ok || b.Op != program.Eq {
-			return lockPat{}, false
-		}
-		if c, ok := lockConst(b.Y); !ok || c != k {
-			return lockPat{}, false
-		}
-		return target(b.X)
-	}
-	store := func(in *program.Instr, k int64) (lockPat, bool) {
-		if in.Op != program.OpAssign {
-			return lockPat{}, false
-		}
-		if c, ok := lockConst(in.Rhs); !ok || c != k {
-			return lockPat{}, false
-		}
-		return target(in.Lhs)
-	}
-	switch len(body) {
-	case 1:
-		if x, ok := store(body[0], 0); ok {
-			return x, true
-		}
-	case 2:
-		if body[0].Op != program.OpAssume {
-			return lockPat{}, false
-		}
-		for _, acq := range []bool{true, false} {
-			from, to := int64(0), int64(1)
-			if !acq {
-				from, to = 1, 0
-			}
-			x, ok1 := eqConst(body[0].Rhs, from)
-			y, ok2 := store(body[1], to)
-			if ok1 && ok2 && same(x, y) {
-				x.acquire = acq
-				return x, true
-			}
-		}
-	}
-	return lockPat{}, false
-}
-
-// lockConst returns the value of an integer or _Bool constant.
-func lockConst(e program.Expr) (int64, bool) {
-	k, ok := program.StripCasts(e).(*program.Const)
-	if !ok || k.T.Kind != program.Int && k.T.Kind != program.Bool {
-		return 0, false
-	}
-	return k.V, true
+	pl, ok := f.LockFunc()
+	return lockPat{acquire: pl.Acquire, global: pl.Global}, ok
 }
 
 // lockOp is a lock operation of an instruction: acquire or release of the

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 
 	"cegpv.dev/cegpv/internal/progen"
@@ -13,7 +14,9 @@ func TestLocks(t *testing.T) {
 		"void __VERIFIER_atomic_acquire(int *l) { __VERIFIER_assume(*l == 0); *l = 1; }\n" +
 		"void __VERIFIER_atomic_release(int *l) { __VERIFIER_assume(*l == 1); *l = 0; }\n" +
 		"void __VERIFIER_atomic_take(void) { __VERIFIER_assume(mtx == 0); mtx = 1; }\n" +
-		"void __VERIFIER_atomic_give(void) { mtx = 0; }\n"
+		"void __VERIFIER_atomic_give(void) { mtx = 0; }\n" +
+		"_Bool bm = !1;\nvoid __VERIFIER_atomic_btake(void) { __VERIFIER_assume(bm == 0); bm = 1; }\n" +
+		"void __VERIFIER_atomic_bgive(void) { __VERIFIER_assume(bm == 1); bm = 0; }\n"
 	const tail = "\nint main(void) { pthread_t a, b; x = 5; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0); return 0; }\n"
 	cases := []struct {
 		name, body string
@@ -27,6 +30,8 @@ func TestLocks(t *testing.T) {
 			map[string]string{"x": "z"}},
 		{"atomic functions on a global", "__VERIFIER_atomic_take(); x = 1; __VERIFIER_atomic_give();",
 			map[string]string{"x": "mtx"}},
+		{"_Bool lock", "__VERIFIER_atomic_btake(); x = 1; __VERIFIER_atomic_bgive();",
+			map[string]string{"x": "bm"}},
 		{"release by a thread that does not hold it", "__VERIFIER_atomic_give(); __VERIFIER_atomic_take(); x = 1; __VERIFIER_atomic_give();",
 			map[string]string{"x": ""}},
 		{"unlock without the lock", "pthread_mutex_unlock(&m); pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m);",
@@ -122,5 +127,51 @@ func TestLocksGenerated(t *testing.T) {
 	}
 	if seen < n*2/3 {
 		t.Errorf("s protected in %d of %d guarded programs", seen, n)
+	}
+}
+
+// TestLiveLocals checks the liveness that Explore's state keys use: a
+// local is left out where every path stores it (or ends) before reading it.
+func TestLiveLocals(t *testing.T) {
+	src := "extern void __VERIFIER_error(void);\nint g;\nvoid set(int *p) { *p = 1; }\n" +
+		"int main(void) { int a = g; int b; g = a; b = 2; if (g) b = 3; g = b; set(&a); if (g == 5) __VERIFIER_error(); g = b; return 0; }\n"
+	p := lowerC(t, "live.c", src)
+	f := p.Func("main")
+	live := liveLocals(f, takenAddrs(p))
+	idx := func(name string) int {
+		for i, v := range f.Locals {
+			if v.Name == name {
+				return len(f.Params) + i
+			}
+		}
+		t.Fatalf("no local %s", name)
+		return -1
+	}
+	at := func(text string) int {
+		for pc, in := range f.Body {
+			if in.String() == text || strings.Contains(in.String(), text) {
+				return pc
+			}
+		}
+		t.Fatalf("no instruction %q in %s", text, f.Name)
+		return -1
+	}
+	a, b := idx("a"), idx("b")
+	for _, c := range []struct {
+		instr string
+		v     int
+		want  bool
+	}{
+		{"__tmp_1 = a", a, true},  // read here
+		{"__tmp_1 = a", b, false}, // b is stored (b = 2) before any read
+		{"b = 2", b, false},       // stored here
+		{"g = b", b, true},        // read here
+		{"g = b", a, true},        // the address of a is taken: always live
+		{"if (g != 5)", b, true},  // read at the end
+		{"assert(0)", b, false},   // the run ends at the violation
+	} {
+		if got := live[at(c.instr)][c.v]; got != c.want {
+			t.Errorf("at %q, %s live = %v, want %v", c.instr, f.Locals[c.v-len(f.Params)].Name, got, c.want)
+		}
 	}
 }

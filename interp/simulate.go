@@ -23,9 +23,11 @@ type SimOptions struct {
 	NondetRange int64
 	// Unwind, when > 0, stops a thread that would take a back edge (a
 	// jump to an instruction at or before the goto) of one activation more
-	// than Unwind times, so that the execution stays within the bounds of
-	// a BMC run with unwind Unwind. The same limit bounds the depth of
-	// calls of one thread (recursion).
+	// than Unwind-1 times, so that the execution stays within the bounds
+	// of a BMC run with unwind Unwind (as in CBMC, the body of a loop runs
+	// at most Unwind times, and a loop that iterates n times needs unwind
+	// n+1 to be left). The same limit bounds the depth of calls of one
+	// thread (recursion).
 	Unwind int
 	// AssumeRetries is how often an assume with nondet operands is
 	// re-drawn before its thread counts as blocked (default 20).
@@ -177,7 +179,7 @@ func Simulate(p *program.Program, opts SimOptions) (*Outcome, error) {
 						if fr.backEdges == nil {
 							fr.backEdges = map[program.Label]int{}
 						}
-						if fr.backEdges[in.Label] >= opts.Unwind {
+						if fr.backEdges[in.Label] >= opts.Unwind-1 {
 							return fmt.Sprintf("unwinding bound %d reached at %s", opts.Unwind, in.Label)
 						}
 						fr.backEdges[in.Label]++

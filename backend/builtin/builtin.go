@@ -56,10 +56,11 @@
 //     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
 //     step that cut no path is the final answer (Options.NoDeepening turns
 //     it off);
-//   - with Options.Explicit, the explicit-state search of interp.Explore,
-//     for programs whose nondeterminism is finite, started beside the
-//     encoding when it has not answered within a second; the first verdict
-//     wins and the other search is stopped (its solver process killed).
+//   - unless Options.NoExplicit, the explicit-state search of package
+//     explicit, for programs with loops and finite nondeterminism, started
+//     beside the encoding when it has not answered within a second; the
+//     first verdict wins and the other search is stopped (its solver
+//     process killed).
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds
@@ -77,6 +78,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
+	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"github.com/hashicorp/go-hclog"
@@ -126,8 +128,8 @@ func (b *builtinBackend) Name() string { return "builtin" }
 // iterative deepening, see deepen) and, unless Options.NoExplicit, for
 // programs with loops and finite nondeterminism that the encoding does not
 // answer within exploreDelay, also by an explicit-state search running
-// beside it (see explore); the first verdict wins and the other engine is
-// stopped.
+// beside it (package explicit); the first verdict wins and the other
+// engine is stopped.
 func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
 	if bounds.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -136,59 +138,22 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 	}
 	bounds = b.effective(bounds)
 	start := time.Now()
-	if b.opts.NoExplicit || !p.Bounded() || interp.Explorable(p) != nil {
-		res, err := b.symbolic(ctx, p, bounds)
-		res.Stats.Total = time.Since(start)
-		return res, err
+	symbolic := func(ctx context.Context) (backend.Result, error) { return b.symbolic(ctx, p, bounds) }
+	var res backend.Result
+	var err error
+	if b.opts.NoExplicit {
+		res, err = symbolic(ctx)
+	} else {
+		opts := explicit.Defaults
+		opts.Delay = exploreDelay
+		opts.MaxThreads = maxThreads
+		opts.Logger = b.opts.Logger.Named("explicit")
+		res, err = explicit.Race(ctx, p, bounds, opts, symbolic,
+			func(r backend.Result) backend.Result { return r },
+			func(r backend.Result) bool { return r.Verdict != backend.Unknown })
 	}
-	type answer struct {
-		res  backend.Result
-		err  error
-		done bool
-	}
-	sctx, scancel := context.WithCancel(ctx)
-	defer scancel()
-	symc := make(chan answer, 1)
-	go func() {
-		res, err := b.symbolic(sctx, p, bounds)
-		symc <- answer{res, err, true}
-	}()
-	ectx, ecancel := context.WithCancel(ctx)
-	defer ecancel()
-	var expc chan answer // nil until the search starts, and after it gave up
-	delay := time.NewTimer(exploreDelay)
-	defer delay.Stop()
-	finish := func(a answer) (backend.Result, error) {
-		a.res.Stats.Total = time.Since(start)
-		return a.res, a.err
-	}
-	for {
-		select {
-		case a := <-symc:
-			if a.res.Verdict == backend.Unknown && expc != nil && ctx.Err() == nil {
-				// the encoding gave up (an invalid access it cannot rule
-				// out, a solver failure): the search may still answer
-				if e := <-expc; e.done {
-					return finish(e)
-				}
-			}
-			return finish(a) // the deferred ecancel stops the search
-		case <-delay.C:
-			expc = make(chan answer, 1)
-			go func(c chan answer) {
-				res, done := b.explore(ectx, p, bounds)
-				c <- answer{res: res, done: done}
-			}(expc)
-		case e := <-expc:
-			if !e.done {
-				expc = nil
-				continue
-			}
-			scancel()
-			<-symc // the solver process is gone when it returns
-			return finish(e)
-		}
-	}
+	res.Stats.Total = time.Since(start)
+	return res, err
 }
 
 // symbolic is the check by the SMT encoding: deepening, then the bounds.
@@ -259,60 +224,9 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 	return backend.Result{}, false, nil
 }
 
-// explore runs the explicit-state search of interp.Explore, for programs
-// whose nondeterminism is finite (the draws that matter are tested for
-// zero, range over a small assumed interval or are never used): on such
-// programs with few states it answers exactly in a second where the SMT
-// encoding of every interleaving can take minutes (Szymanski's and other
-// mutual exclusion protocols), while on most programs the encoding is
-// faster, hence the delay before it starts. It gets at most exploreShare
-// of the time left and a bounded state store; when it gives up, the
-// symbolic check decides. Its violations are replayed like the solver's; a Safe
-// answer covers at least the runs the symbolic check covers (interp.Explore
-// bounds loops and recursion as the encoding does, threads by the same
-// bound), and when no run reached a bound it covers every run.
-func (b *builtinBackend) explore(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool) {
-	sctx, scancel := backend.WithShare(ctx, exploreShare)
-	defer scancel()
-	ectx, cancel := context.WithTimeout(sctx, exploreMax)
-	defer cancel()
-	start := time.Now()
-	xr, err := interp.Explore(ectx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: maxThreads, MaxStateBytes: exploreBytes})
-	log := b.opts.Logger.Named("explicit")
-	if err != nil {
-		log.Debug("explicit search failed", "error", err)
-		return backend.Result{}, false
-	}
-	st := backend.Stats{States: xr.States, SolverTime: time.Since(start)}
-	switch xr.Status {
-	case interp.ViolationFound:
-		out, err := interp.Replay(p, xr.Run)
-		if err != nil || out.Status != interp.Violated {
-			// a bug of the search; the symbolic check decides
-			log.Error("explicit search: the violation does not replay", "error", err)
-			return backend.Result{}, false
-		}
-		log.Debug("violation", "states", xr.States)
-		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
-	case interp.NoViolation:
-		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
-		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Bounds: bounds, Stats: st}, true
-	}
-	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)
-	return backend.Result{}, false
-}
-
 // exploreDelay is how long the encoding runs alone before the explicit
-// search starts; exploreShare is the share of the time left the search may
-// use, exploreMax its time without a deadline; exploreBytes bounds its
-// store of visited states.
-var exploreDelay = time.Second // a variable for tests
-
-const (
-	exploreShare = 1.0 / 6
-	exploreMax   = 20 * time.Second
-	exploreBytes = 128 << 20
-)
+// search starts (explicit.Defaults; a variable for tests).
+var exploreDelay = explicit.Defaults.Delay
 
 // deepenShare is the share of the time left that one step of deepen may
 // use; the rest stays for the check at the full bounds.

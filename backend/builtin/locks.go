@@ -54,130 +54,29 @@ type lockFunc struct {
 	gid  int
 }
 
-// lockFuncs recognises user-defined atomic lock functions, on a global L or
-// on the integer a pointer parameter m points to (the pthread-ext tasks'
-// __VERIFIER_atomic_acquire(&m)):
-//
-//	acquire: assume(L == 0); L = 1;   release: [assume(...L...);] L = 0;
-//	acquire: assume(*m == 0); *m = 1;   release: [assume(...*m...);] *m = 0;
+// lockFuncs recognises user-defined atomic lock functions
+// (program.Func.LockFunc).
 func (e *enc) lockFuncs() map[string]lockFunc {
 	out := map[string]lockFunc{}
 	for _, f := range e.p.Funcs {
-		if !f.Atomic || len(f.Params) > 1 {
+		pl, ok := f.LockFunc()
+		if !ok {
 			continue
 		}
-		var ins []*program.Instr
-		for _, in := range f.Body {
-			if in.Op == program.OpSkip || (in.Op == program.OpReturn && in.Rhs == nil) {
-				continue
-			}
-			ins = append(ins, in)
+		lf := lockFunc{gid: -1, kind: lockRelease}
+		if pl.Acquire {
+			lf.kind = lockAcquire
 		}
-		if len(ins) == 0 || len(ins) > 2 {
-			continue
-		}
-		last := ins[len(ins)-1]
-		if last.Op != program.OpAssign {
-			continue
-		}
-		c, ok := last.Rhs.(*program.Const)
-		if !ok || !last.Lhs.Type().IsInteger() || (c.V != 0 && c.V != 1) {
-			continue
-		}
-		if !lockCellExpr(f, last.Lhs) {
-			continue
-		}
-		isCell := func(x program.Expr) bool { return sameCell(x, last.Lhs) }
-		lf := lockFunc{gid: -1}
-		if r, ok := last.Lhs.(*program.Ref); ok {
-			g := e.globals[r.Name]
+		if pl.Global != "" {
+			g := e.globals[pl.Global]
 			if g == nil {
 				continue
 			}
 			lf.gid = g.id
 		}
-		if len(ins) == 2 {
-			a := ins[0]
-			if a.Op != program.OpAssume || !onlyCell(a.Rhs, isCell) {
-				continue
-			}
-		}
-		if c.V == 1 {
-			// acquire must wait for the lock to be free
-			if len(ins) != 2 || !isEqZero(ins[0].Rhs, isCell) {
-				continue
-			}
-			lf.kind = lockAcquire
-		} else {
-			lf.kind = lockRelease
-		}
 		out[f.Name] = lf
 	}
 	return out
-}
-
-// lockCellExpr says whether x is the lock cell of a candidate lock function
-// f: a global when f has no parameter, *m for f's pointer parameter m.
-func lockCellExpr(f *program.Func, x program.Expr) bool {
-	if len(f.Params) == 0 {
-		r, ok := x.(*program.Ref)
-		return ok && !r.Local
-	}
-	d, ok := x.(*program.Deref)
-	if !ok {
-		return false
-	}
-	r, ok := d.X.(*program.Ref)
-	return ok && r.Local && r.Name == f.Params[0].Name
-}
-
-// sameCell says whether x designates the lock cell c (a global Ref or the
-// dereference of the parameter; see lockCellExpr).
-func sameCell(x, c program.Expr) bool {
-	if d, ok := c.(*program.Deref); ok {
-		dx, ok := x.(*program.Deref)
-		return ok && sameCell(dx.X, d.X)
-	}
-	r, ok1 := x.(*program.Ref)
-	rc, ok2 := c.(*program.Ref)
-	return ok1 && ok2 && r.Name == rc.Name && r.Local == rc.Local
-}
-
-// onlyCell says whether the lock cell is the only memory x reads.
-func onlyCell(x program.Expr, isCell func(program.Expr) bool) bool {
-	ok := true
-	var walk func(y program.Expr)
-	walk = func(y program.Expr) {
-		switch z := y.(type) {
-		case *program.Const:
-		case *program.Cast:
-			walk(z.X)
-		case *program.Unary:
-			walk(z.X)
-		case *program.Binary:
-			walk(z.X)
-			walk(z.Y)
-		default:
-			if !isCell(y) {
-				ok = false
-			}
-		}
-	}
-	walk(x)
-	return ok
-}
-
-func isEqZero(x program.Expr, isCell func(program.Expr) bool) bool {
-	b, ok := x.(*program.Binary)
-	if !ok || b.Op != program.Eq {
-		return false
-	}
-	isRef := func(y program.Expr) bool { return isCell(program.StripCasts(y)) }
-	isZero := func(y program.Expr) bool {
-		c, ok := y.(*program.Const)
-		return ok && c.V == 0
-	}
-	return (isRef(b.X) && isZero(b.Y)) || (isRef(b.Y) && isZero(b.X))
 }
 
 // lockOpOf says whether in acquires or releases a lock with a statically

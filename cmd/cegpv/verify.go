@@ -230,7 +230,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 			res, err := be.Check(ctx, q, vf.bounds())
 			return res, nil, err
 		case "cegpv":
-			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen,
+			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoExplicit: !vf.explicit,
 				MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log.Named("cegpv")})
 			cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
 			for _, k := range cr.Kept {

@@ -1,0 +1,149 @@
+// Package explicit makes the explicit-state search of interp.Explore a
+// verification engine that runs beside another one, as a portfolio: the
+// built-in backend runs it beside its SMT encoding, the controller beside
+// the CEGPV loop, both on the program they were given.
+//
+// The search applies to programs with loops or recursion (program.Bounded)
+// whose nondeterminism is finite (interp.Explorable). On loop-free programs
+// the symbolic engines are fast and a second search only competes with
+// them for the cores (the wmm set: 1.45x in total time and no task gained,
+// docs/bench/explicit-on); on programs whose threads loop, its reductions
+// (lock-protected steps run alone, thread symmetry, dead locals left out)
+// prove tasks whose encoding is too hard for the solver.
+//
+// Invariants: an Unsafe answer carries a run that interp.Replay confirmed
+// on the program; a Safe answer covers at least the runs within the bounds
+// that the built-in encoding covers (Explore bounds loops, recursion and
+// threads as it does) and is a proof only when no run reached a bound and
+// unwinding assertions were asked for. A search that gives up (state
+// store full, time share used, an execution error) answers nothing, and
+// the other engine decides.
+package explicit
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// Options bound the search.
+type Options struct {
+	// Delay is how long the other engine runs alone before the search
+	// starts (most programs are answered faster by it).
+	Delay time.Duration
+	// Share is the share of the time left the search may use, Max its
+	// time when the context has no deadline.
+	Share float64
+	Max   time.Duration
+	// Bytes bounds the store of visited states; MaxThreads the threads of
+	// a run.
+	Bytes      int
+	MaxThreads int
+	Logger     hclog.Logger // nil: silent
+}
+
+// Defaults are the budgets both portfolios use.
+var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20, MaxThreads: 64}
+
+// Applies reports whether the search runs on p (see the package comment).
+func Applies(p *program.Program) bool {
+	return p.Bounded() && interp.Explorable(p) == nil
+}
+
+// Check runs the search on p within bounds; done is false when it gave up.
+func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options) (res backend.Result, done bool) {
+	log := opts.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	sctx, scancel := backend.WithShare(ctx, opts.Share)
+	defer scancel()
+	ectx, cancel := context.WithTimeout(sctx, opts.Max)
+	defer cancel()
+	start := time.Now()
+	xr, err := interp.Explore(ectx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
+	if err != nil {
+		log.Debug("explicit search failed", "error", err)
+		return backend.Result{}, false
+	}
+	st := backend.Stats{States: xr.States, SolverTime: time.Since(start)}
+	switch xr.Status {
+	case interp.ViolationFound:
+		out, err := interp.Replay(p, xr.Run)
+		if err != nil || out.Status != interp.Violated {
+			// a bug of the search; the other engine decides
+			log.Error("explicit search: the violation does not replay", "error", err)
+			return backend.Result{}, false
+		}
+		log.Debug("violation", "states", xr.States)
+		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
+	case interp.NoViolation:
+		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
+		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Bounds: bounds, Stats: st}, true
+	}
+	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)
+	return backend.Result{}, false
+}
+
+// Race runs primary and, when Applies(p), after opts.Delay also Check
+// beside it; the first verdict wins and the other engine is stopped (Race
+// returns after it has). When primary answers without a verdict (known
+// false) while the search runs, the search may still answer. wrap turns
+// the search's answer into a T (an answer it makes unknown counts as none).
+func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options,
+	primary func(context.Context) (T, error), wrap func(backend.Result) T, known func(T) bool) (T, error) {
+	if !Applies(p) {
+		return primary(ctx)
+	}
+	type answer struct {
+		res  T
+		err  error
+		done bool
+	}
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	prim := make(chan answer, 1)
+	go func() {
+		res, err := primary(pctx)
+		prim <- answer{res, err, true}
+	}()
+	ectx, ecancel := context.WithCancel(ctx)
+	defer ecancel()
+	var expc chan answer // nil until the search starts, and after it gave up
+	delay := time.NewTimer(opts.Delay)
+	defer delay.Stop()
+	for {
+		select {
+		case a := <-prim:
+			if !known(a.res) && expc != nil && ctx.Err() == nil {
+				if e := <-expc; e.done {
+					return e.res, nil
+				}
+			}
+			return a.res, a.err // the deferred ecancel stops the search
+		case <-delay.C:
+			expc = make(chan answer, 1)
+			go func(c chan answer) {
+				res, done := Check(ectx, p, bounds, opts)
+				var w T
+				if done {
+					w = wrap(res)
+				}
+				c <- answer{res: w, done: done && known(w)}
+			}(expc)
+		case e := <-expc:
+			if !e.done {
+				expc = nil
+				continue
+			}
+			pcancel()
+			<-prim // primary has stopped (its solver processes are gone)
+			return e.res, nil
+		}
+	}
+}
