@@ -287,30 +287,11 @@ func (es *escapes) privParam(f *program.Func, name string) bool {
 // privateParams fills es.private (see privParam).
 func (es *escapes) privateParams(p *program.Program) {
 	es.private = map[*program.Func][]bool{}
-	direct := map[string]bool{"main": false}
-	for _, f := range p.Funcs {
-		direct[f.Name] = true
-	}
-	direct["main"] = false
-	for _, f := range p.Funcs {
-		for _, in := range f.Body {
-			for _, e := range in.Operands() {
-				if in.Op == program.OpCall && e == in.Func {
-					continue
-				}
-				program.Walk(e, func(x program.Expr) bool {
-					if fr, ok := x.(*program.FuncRef); ok {
-						direct[fr.Name] = false
-					}
-					return true
-				})
-			}
-		}
-	}
+	roots := entries(p)
 	for _, f := range p.Funcs {
 		pr := make([]bool, len(f.Params))
 		for i := range pr {
-			pr[i] = direct[f.Name] && es.derefOnly[f][i]
+			pr[i] = !roots[f.Name] && es.derefOnly[f][i]
 		}
 		es.private[f] = pr
 	}

@@ -214,6 +214,14 @@ void f11(void) { void (*p)(void) = f12; p(); }
 int main(void) { void (*p)(void) = f0; p(); assert(g == 0); return 0; }`, 2, ViolationFound, false},
 		{"CAS out parameter, symmetric threads", casSrc + "assert(value != 3); return 0; }" + casMain, 4, ViolationFound, false},
 		{"CAS out parameter holds", casSrc + "assert(value <= 4); return 0; }" + casMain, 4, NoViolation, false},
+		{"lost update through a function pointer in a global", `
+#include <pthread.h>
+int g;
+void set(int *p) { *p = *p + 1; }
+void (*fp)(int *) = set;
+void *w(void *a) { fp(&g); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0); assert(g == 2); return 0; }`, 3, ViolationFound, false},
 		{"switch on a nondet value", `
 extern int __VERIFIER_nondet_int(void);
 int g;

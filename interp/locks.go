@@ -277,23 +277,7 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 	if len(locks) == 64 {
 		all = ^uint64(0)
 	}
-	// roots: main, thread entries, functions called through pointers
-	roots := map[string]bool{"main": true}
-	for _, f := range p.Funcs {
-		for _, in := range f.Body {
-			for _, e := range in.Operands() {
-				if in.Op == program.OpCall && e == in.Func {
-					continue
-				}
-				program.Walk(e, func(x program.Expr) bool {
-					if fr, ok := x.(*program.FuncRef); ok {
-						roots[fr.Name] = true
-					}
-					return true
-				})
-			}
-		}
-	}
+	roots := entries(p)
 	// mayRelease: locks a call may release (transitively)
 	mayRel := map[string]uint64{}
 	for changed := true; changed; {
@@ -510,4 +494,32 @@ func (li *lockInfo) protect(p *program.Program, pre map[*program.Instr]bool) {
 	for g, m := range li.protected {
 		li.protected[g] = m & all
 	}
+}
+
+// entries returns main and the functions that may run other than by a
+// direct call: thread entry functions and functions whose address is taken
+// (in an instruction, or in a global's initializer).
+func entries(p *program.Program) map[string]bool {
+	out := map[string]bool{"main": true}
+	visit := func(e program.Expr) {
+		program.Walk(e, func(x program.Expr) bool {
+			if fr, ok := x.(*program.FuncRef); ok {
+				out[fr.Name] = true
+			}
+			return true
+		})
+	}
+	for _, g := range p.Globals {
+		visit(g.Init)
+	}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range in.Operands() {
+				if in.Op != program.OpCall || e != in.Func {
+					visit(e)
+				}
+			}
+		}
+	}
+	return out
 }

@@ -30,6 +30,8 @@ func TestLocks(t *testing.T) {
 			map[string]string{"x": "z"}},
 		{"atomic functions on a global", "__VERIFIER_atomic_take(); x = 1; __VERIFIER_atomic_give();",
 			map[string]string{"x": "mtx"}},
+		{"called through a function pointer in a global", "pthread_mutex_lock(&m); q = 1; pthread_mutex_unlock(&m); fp();",
+			map[string]string{"q": ""}},
 		{"_Bool lock", "__VERIFIER_atomic_btake(); x = 1; __VERIFIER_atomic_bgive();",
 			map[string]string{"x": "bm"}},
 		{"release by a thread that does not hold it", "__VERIFIER_atomic_give(); __VERIFIER_atomic_take(); x = 1; __VERIFIER_atomic_give();",
@@ -53,7 +55,7 @@ func TestLocks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := head + "void f(void) { x = x + 1; }\nvoid g(void) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); }\nvoid h(void) { pthread_mutex_unlock(&m); }\n" +
+			src := head + "int q;\nvoid bump(void) { q = q + 1; }\nvoid (*fp)(void) = bump;\nvoid f(void) { x = x + 1; }\nvoid g(void) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); }\nvoid h(void) { pthread_mutex_unlock(&m); }\n" +
 				"void *w(void *arg) {\n" + c.body + "\nreturn 0; }\n" + tail
 			p := lowerC(t, c.name+".c", src)
 			li := analyseLocks(p)
