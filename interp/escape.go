@@ -178,47 +178,29 @@ func wholeStore(in *program.Instr, f *program.Func, name string) bool {
 
 // paramEffectOf computes the effect of a call of f on *name.
 func (es *escapes) paramEffectOf(p *program.Program, f *program.Func, name string) paramEffect {
-	n := len(f.Body)
-	if n == 0 {
+	if len(f.Body) == 0 {
 		return paramEffect{}
 	}
-	succ := runSuccs(f)
-	// written[pc]: *p written as a whole on every path to pc;
-	// 0 unreached, 1 no, 2 yes
-	written := make([]int8, n+1)
-	written[0] = 1
-	var eff paramEffect
-	work := []int{0}
-	for len(work) > 0 {
-		pc := work[len(work)-1]
-		work = work[:len(work)-1]
+	// written: *p written as a whole on every path
+	written := mustForward(f, false, func(pc int, w bool) bool {
 		in := f.Body[pc]
-		w := written[pc] == 2
-		if !w && es.readsTarget(p, in, f, name) {
-			eff.mayRead = true
-		}
 		if wholeStore(in, f, name) {
-			w = true
+			return true
 		}
 		for a, e := range in.Args {
 			if g := callee(p, in); g != nil && isLocalRef(program.StripCasts(e), name) && es.passes(p, in, a) && es.effect[g][a].mustWrite {
-				w = true
+				return true
 			}
 		}
-		out := int8(1)
-		if w {
-			out = 2
-		}
-		for _, s := range succ[pc] {
-			if written[s] == 0 || (written[s] == 2 && out == 1) {
-				written[s] = out
-				if s < n {
-					work = append(work, s)
-				}
-			}
+		return w
+	})
+	var eff paramEffect
+	for pc, in := range f.Body {
+		if written[pc] == 1 && es.readsTarget(p, in, f, name) {
+			eff.mayRead = true
 		}
 	}
-	eff.mustWrite = written[n] != 1
+	eff.mustWrite = written[len(f.Body)] != 1
 	return eff
 }
 

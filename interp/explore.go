@@ -162,32 +162,31 @@ type explorer struct {
 	loops map[*program.Instr][2]int
 	// private: instructions that touch only private locals of their thread
 	private map[*program.Instr]bool
-	taken   map[string]bool            // variables whose address is taken, but kept locals (see escape.go)
 	live    map[*program.Func][][]bool // see liveLocals
-	locks   *lockInfo                  // see locks.go
 	priv    *privacy                   // see private.go
 	sym     bool                       // thread permutations are one state
 }
 
-// analyse fills loops, private and sym.
+// analyse fills loops, live, priv, private and sym.
 func (x *explorer) analyse() {
 	sym := true
-	x.taken = takenAddrs(x.p)
-	x.locks = analyseLocks(x.p)
+	taken := takenAddrs(x.p)
 	x.live = map[*program.Func][][]bool{}
 	for _, f := range x.p.Funcs {
-		x.live[f] = liveLocals(f, x.taken)
+		x.live[f] = liveLocals(f, taken)
 	}
-	es := analyseEscapes(x.p, x.taken)
-	x.priv = &privacy{p: x.p, taken: x.taken, locks: x.locks, esc: es}
-	for k := range x.taken {
+	es := analyseEscapes(x.p, taken)
+	shared := map[string]bool{}
+	for k := range taken {
 		if es.kept[k] {
-			// only its own thread, in calls it makes, can access it
-			delete(x.taken, k)
-		} else if strings.Contains(k, "::") {
+			continue // only its own thread, in calls it makes, can access it
+		}
+		shared[k] = true
+		if strings.Contains(k, "::") {
 			sym = false // pointers to locals name their thread
 		}
 	}
+	x.priv = &privacy{p: x.p, taken: shared, locks: analyseLocks(x.p), esc: es}
 	handles := map[string]bool{}
 	for _, f := range x.p.Funcs {
 		for i, in := range f.Body {
@@ -302,7 +301,7 @@ func (x *explorer) privateNext(t *thread) bool {
 			if caller.vars[name] != o {
 				return false
 			}
-			if x.taken[caller.fn.Name+"::"+name] {
+			if x.priv.taken[caller.fn.Name+"::"+name] {
 				return false
 			}
 		}

@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,7 +119,7 @@ func TestDomains(t *testing.T) {
 					continue
 				}
 				if d, ok := doms[in]; ok {
-					if !equalInts(d, c.dom) {
+					if !slices.Equal(d, c.dom) {
 						t.Errorf("%s: domain %v, want %v", in, d, c.dom)
 					}
 					return
@@ -127,7 +128,7 @@ func TestDomains(t *testing.T) {
 			if strings.HasPrefix(c.body, "int v;") {
 				for _, in := range p.Func("main").Body {
 					if d, ok := doms[in]; ok && in.Op == P.OpDecl && in.Var == "v" {
-						if !equalInts(d, c.dom) {
+						if !slices.Equal(d, c.dom) {
 							t.Errorf("decl: domain %v, want %v", d, c.dom)
 						}
 						return
@@ -137,18 +138,6 @@ func TestDomains(t *testing.T) {
 			t.Errorf("no instruction got a domain")
 		})
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestExploreVerdicts checks the search itself on programs whose verdict

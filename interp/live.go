@@ -101,3 +101,40 @@ func runSuccs(f *program.Func) [][]int {
 	}
 	return succ
 }
+
+// mustForward solves a forward must-analysis of one fact over f's run
+// successors (runSuccs). It returns, for each instruction index and for
+// len(f.Body) (the exit), 0 when no path from the entry gets there, 2 when
+// the fact holds there on every path, 1 otherwise. The fact holds at the
+// entry when entry is set; step says whether it holds after instruction pc
+// from whether it holds before.
+func mustForward(f *program.Func, entry bool, step func(pc int, holds bool) bool) []int8 {
+	n := len(f.Body)
+	state := make([]int8, n+1)
+	val := func(b bool) int8 {
+		if b {
+			return 2
+		}
+		return 1
+	}
+	state[0] = val(entry)
+	if n == 0 {
+		return state
+	}
+	succ := runSuccs(f)
+	work := []int{0}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		out := val(step(pc, state[pc] == 2))
+		for _, s := range succ[pc] {
+			if state[s] == 0 || state[s] == 2 && out == 1 {
+				state[s] = out
+				if s < n {
+					work = append(work, s)
+				}
+			}
+		}
+	}
+	return state
+}

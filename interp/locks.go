@@ -73,14 +73,22 @@ func (li *lockInfo) writesLock(in *program.Instr) bool {
 	if li == nil || in.Lhs == nil {
 		return false
 	}
-	lhs := in.Lhs
+	g := lhsGlobal(in.Lhs)
+	return g != "" && slices.Contains(li.locks, g)
+}
+
+// lhsGlobal returns the global that a store into lhs writes (g, g[i], g.f,
+// *&g), or "".
+func lhsGlobal(lhs program.Expr) string {
 	if d, ok := lhs.(*program.Deref); ok {
 		if a, ok := program.StripCasts(d.X).(*program.AddrOf); ok {
 			lhs = a.X
 		}
 	}
-	r := root(lhs)
-	return r != nil && !r.Local && slices.Contains(li.locks, r.Name)
+	if r := root(lhs); r != nil && !r.Local {
+		return r.Name
+	}
+	return ""
 }
 
 // lockFunc recognises an atomic lock function (program.Func.LockFunc).
@@ -156,19 +164,21 @@ func analyseLocks(p *program.Program) *lockInfo {
 			}
 		}
 	}
-	// addresses of candidates outside lock operations; lock functions
-	// referenced other than as callees
+	// a lock function on a global that may run other than by a direct
+	// call has call sites we do not see
+	roots := entries(p)
+	for name, pat := range pats {
+		if pat.global != "" && roots[name] {
+			delete(cand, pat.global)
+		}
+	}
+	// addresses of candidates outside lock operations
 	addr := map[string]int{}
 	countAddr := func(e program.Expr) {
 		program.Walk(e, func(x program.Expr) bool {
-			switch x := x.(type) {
-			case *program.AddrOf:
-				if r := root(x.X); r != nil && !r.Local {
+			if a, ok := x.(*program.AddrOf); ok {
+				if r := root(a.X); r != nil && !r.Local {
 					addr[r.Name]++
-				}
-			case *program.FuncRef:
-				if pat, ok := pats[x.Name]; ok && pat.global != "" {
-					addr[pat.global] += 1 << 20 // never matched
 				}
 			}
 			return true
@@ -182,17 +192,7 @@ func analyseLocks(p *program.Program) *lockInfo {
 			for _, e := range in.Operands() {
 				countAddr(e)
 			}
-			if in.Op == program.OpCall {
-				if fr, ok := in.Func.(*program.FuncRef); ok {
-					if pat, ok := pats[fr.Name]; ok && pat.global != "" {
-						addr[pat.global] -= 1 << 20 // the callee itself
-					}
-				}
-			}
-			if op, ok := opOf(in); ok {
-				if in.Op == program.OpCall && pats[in.Func.(*program.FuncRef).Name].global != "" {
-					continue
-				}
+			if op, ok := opOf(in); ok && (in.Op != program.OpCall || pats[in.Func.(*program.FuncRef).Name].global == "") {
 				addr[op.lock]-- // the &g of the operation
 			}
 			if d, ok := in.Lhs.(*program.Deref); ok && globalOf(d.X) != "" {
@@ -216,23 +216,16 @@ func analyseLocks(p *program.Program) *lockInfo {
 		default:
 			return ""
 		}
-		lhs := in.Lhs
-		if d, ok := lhs.(*program.Deref); ok && globalOf(d.X) != "" {
-			return globalOf(d.X)
-		}
-		if r := root(lhs); r != nil && !r.Local {
-			return r.Name
-		}
-		return ""
+		return lhsGlobal(in.Lhs)
 	}
+	pre := preSpawn(p)
 	for {
-		li := computeLocksets(p, cand, opOf, writes)
+		li := computeLocksets(p, cand, roots, opOf, writes)
 		if li == nil {
 			return nil
 		}
 		// discipline: only holders release
 		bad := ""
-		pre := preSpawn(p)
 		for _, f := range p.Funcs {
 			for pc, in := range f.Body {
 				g := writes(f, in)
@@ -257,7 +250,8 @@ func analyseLocks(p *program.Program) *lockInfo {
 }
 
 // computeLocksets runs the must-lockset analysis for the candidate locks.
-func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*program.Instr) (lockOp, bool), writes func(*program.Func, *program.Instr) string) *lockInfo {
+// roots are the functions that start with no lock held (entries).
+func computeLocksets(p *program.Program, cand, roots map[string]bool, opOf func(*program.Instr) (lockOp, bool), writes func(*program.Func, *program.Instr) string) *lockInfo {
 	var locks []string
 	for g := range cand {
 		locks = append(locks, g)
@@ -273,11 +267,7 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 	for i, g := range locks {
 		bit[g] = 1 << i
 	}
-	all := uint64(1)<<len(locks) - 1
-	if len(locks) == 64 {
-		all = ^uint64(0)
-	}
-	roots := entries(p)
+	all := allBits(len(locks))
 	// mayRelease: locks a call may release (transitively)
 	mayRel := map[string]uint64{}
 	for changed := true; changed; {
@@ -358,12 +348,8 @@ func computeLocksets(p *program.Program, cand map[string]bool, opOf func(*progra
 					}
 					out &^= bit[writes(f, in)]
 					for _, t := range succ[pc] {
-						if ls[t]&out != ls[t] || ls[t] == unreached && out != unreached {
-							if ls[t] == unreached {
-								ls[t] = out
-							} else {
-								ls[t] &= out
-							}
+						if m := ls[t] & out; m != ls[t] {
+							ls[t] = m
 							again = true
 						}
 					}
@@ -416,37 +402,18 @@ func preSpawn(p *program.Program) map[*program.Instr]bool {
 			}
 		}
 	}
-	n := len(main.Body)
-	succ := runSuccs(main)
-	// before[pc]: no thread created on any path to pc; 0 unreached, 1 no, 2 yes
-	before := make([]int8, n+1)
-	if n == 0 {
-		return nil
-	}
-	before[0] = 2
-	work := []int{0}
-	for len(work) > 0 {
-		pc := work[len(work)-1]
-		work = work[:len(work)-1]
-		in := main.Body[pc]
-		out := before[pc]
-		if in.Op == program.OpSpawn {
-			out = 1
-		}
-		if in.Op == program.OpCall {
+	// before: no thread created yet, on every path
+	before := mustForward(main, true, func(pc int, none bool) bool {
+		switch in := main.Body[pc]; in.Op {
+		case program.OpSpawn:
+			return false
+		case program.OpCall:
 			if fr, ok := in.Func.(*program.FuncRef); !ok || maySpawn[fr.Name] {
-				out = 1
+				return false
 			}
 		}
-		for _, s := range succ[pc] {
-			if before[s] == 0 || before[s] == 2 && out == 1 {
-				before[s] = out
-				if s < n {
-					work = append(work, s)
-				}
-			}
-		}
-	}
+		return none
+	})
 	out := map[*program.Instr]bool{}
 	for pc, in := range main.Body {
 		if before[pc] == 2 {
@@ -487,13 +454,18 @@ func (li *lockInfo) protect(p *program.Program, pre map[*program.Instr]bool) {
 			}
 		}
 	}
-	all := uint64(1)<<len(li.locks) - 1
-	if len(li.locks) == 64 {
-		all = ^uint64(0)
-	}
+	all := allBits(len(li.locks))
 	for g, m := range li.protected {
 		li.protected[g] = m & all
 	}
+}
+
+// allBits is the mask of n (at most 64) locks.
+func allBits(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<n - 1
 }
 
 // entries returns main and the functions that may run other than by a

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -314,7 +315,7 @@ func checkLemma1(p, a *program.Program, kept []depgraph.Var, r *program.Run) err
 				if err != nil || o.Status == interp.Errored {
 					continue
 				}
-				if sameWrites(keptWrites(o.Run.Steps[i].Assigned), keptWrites(s.Assigned)) {
+				if slices.Equal(keptWrites(o.Run.Steps[i].Assigned), keptWrites(s.Assigned)) {
 					found = true
 					break
 				}
@@ -335,23 +336,11 @@ func checkLemma1(p, a *program.Program, kept []depgraph.Var, r *program.Run) err
 	}
 	for i := range r.Steps {
 		wp, wa := keptWrites(rename(r.Steps[i].Assigned)), keptWrites(o.Run.Steps[i].Assigned)
-		if !sameWrites(wp, wa) {
+		if !slices.Equal(wp, wa) {
 			return fmt.Errorf("step %d (%s): writes to kept variables differ: P %v, A %v", i, r.Steps[i].Label, wp, wa)
 		}
 	}
 	return nil
-}
-
-func sameWrites(a, b []program.Write) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 type stepCtx struct {
