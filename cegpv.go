@@ -349,7 +349,7 @@ func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.
 		}
 		switch r.Verdict {
 		case backend.Safe:
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case backend.Unknown:
 			if !full && ctx.Err() == nil {
 				// the abstraction is too coarse to decide (e.g. a possible invalid
@@ -579,7 +579,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		}
 		switch r.Verdict {
 		case backend.Safe:
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case backend.Unknown:
 			if !full && ctx.Err() == nil {
 				// the abstraction is too coarse to decide (e.g. a possible invalid
@@ -704,7 +704,7 @@ func (v *verifier) level1Observer(ctx context.Context, g *depgraph.Graph, v0 []d
 		}
 		switch r.Verdict {
 		case backend.Safe:
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof && len(spurious) == 0, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof && len(spurious) == 0, Complete: r.Complete && len(spurious) == 0, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case backend.Unknown:
 			return r1(r), true, nil
 		}

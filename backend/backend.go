@@ -37,6 +37,10 @@ type Bounds struct {
 	Contexts            int           // optional context-switch or round bound; 0 = none
 	Timeout             time.Duration // 0 = none
 	MemoryMB            int           // 0 = none
+	// DeepenFrom: no violation lies within the unwindings below it (a
+	// check found none), so a backend that deepens towards Unwind may
+	// start there (0: from 1). Not part of the bounds a verdict states.
+	DeepenFrom int
 }
 
 // String describes the bounds the way verdicts state them.
@@ -72,12 +76,15 @@ func (v Verdict) SVCOMP() string {
 // Result is the outcome of a check.
 type Result struct {
 	Verdict Verdict
-	Reason  string       // why Unknown; empty otherwise
-	Proof   bool         // Safe and the unwinding assertions hold: a proof, not only bounded
-	Run     *program.Run // Unsafe: the counterexample
-	Bounds  Bounds       // the bounds the verdict holds for
-	Stats   Stats
-	Log     string // raw backend output, for --dump and debugging
+	Reason  string // why Unknown; empty otherwise
+	Proof   bool   // Safe and the unwinding assertions hold: a proof, not only bounded
+	// Complete (Safe): no run was cut by a bound, so the answer holds
+	// for every bound (a backend that cannot tell leaves it false)
+	Complete bool
+	Run      *program.Run // Unsafe: the counterexample
+	Bounds   Bounds       // the bounds the verdict holds for
+	Stats    Stats
+	Log      string // raw backend output, for --dump and debugging
 }
 
 // Stats are the numbers a check reports.

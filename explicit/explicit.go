@@ -22,6 +22,7 @@ package explicit
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -84,7 +85,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
 	case interp.NoViolation:
 		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
-		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Bounds: bounds, Stats: st}, true
+		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Complete: xr.Complete, Bounds: bounds, Stats: st}, true
 	}
 	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)
 	return backend.Result{}, false
@@ -146,4 +147,60 @@ func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds,
 			return e.res, nil
 		}
 	}
+}
+
+// Beyond looks for a violation of p beyond the loop bounds, after a check
+// within them found none: the search with loops unbounded (visited states
+// close them) and the preemptions of a run bounded by 0, 1, 2, …
+// (iterative context bounding: most concurrency bugs need few), each
+// bound a new search, until ctx ends, a search finds a violation or one
+// covers every run. A violation found is a run of p, replayed like any
+// other, whatever its depth; its Bounds are the ones given (the run may
+// exceed them). A search that neither cut a run at the preemption bound
+// nor reached a recursion or thread bound explored every run of p: that
+// answer is Safe for every bound (Proof when unwinding assertions were
+// asked for, as in Check). how says how the answer was found; done is
+// false when there is none.
+func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options) (res backend.Result, how string, done bool) {
+	log := opts.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	if !Applies(p) {
+		return backend.Result{}, "", false
+	}
+	start := time.Now()
+	states := 0
+	for k := 0; ctx.Err() == nil; k++ {
+		xr, err := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Unbounded: true,
+			BoundPreemptions: true, Preemptions: k, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
+		if err != nil {
+			log.Debug("search beyond the bounds failed", "error", err)
+			return backend.Result{}, "", false
+		}
+		states += xr.States
+		st := backend.Stats{States: states, SolverTime: time.Since(start)}
+		switch xr.Status {
+		case interp.ViolationFound:
+			out, err := interp.Replay(p, xr.Run)
+			if err != nil || out.Status != interp.Violated || len(out.Opaque) > 0 {
+				log.Error("search beyond the bounds: the violation is not a confirmed run of the program", "error", err)
+				return backend.Result{}, "", false
+			}
+			log.Debug("violation beyond the bounds", "preemptions", k, "states", states)
+			return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st},
+				fmt.Sprintf("explicit-state search, loops unbounded, at most %d preemptions", k), true
+		case interp.NoViolation:
+			if xr.Complete {
+				log.Debug("every run explored", "preemptions", k, "states", states)
+				return backend.Result{Verdict: backend.Safe, Proof: bounds.UnwindingAssertions, Complete: true, Bounds: bounds, Stats: st},
+					"explicit-state search, every run", true
+			}
+			log.Debug("no violation", "preemptions", k, "states", xr.States)
+		default:
+			log.Debug("search beyond the bounds gave up", "preemptions", k, "reason", xr.Reason)
+			return backend.Result{}, "", false
+		}
+	}
+	return backend.Result{}, "", false
 }

@@ -93,3 +93,17 @@ func TestAppliesLoopFree(t *testing.T) {
 		t.Error("the search applies to a loop-free program")
 	}
 }
+
+// Beyond explores every run of a program whose loops end (a complete
+// answer) and finds a bug deeper than the bounds.
+func TestBeyond(t *testing.T) {
+	res, how, done := Beyond(context.Background(), lower(t, locked), backend.Bounds{Unwind: 1}, Defaults)
+	if !done || res.Verdict != backend.Safe || !res.Complete || res.Proof {
+		t.Errorf("locked: %v complete %v proof %v (%s, done %v), want a complete Safe, no proof without unwinding assertions", res.Verdict, res.Complete, res.Proof, how, done)
+	}
+	deep := lower(t, "int g; int main(void) { for (int i = 0; i < 40; i++) g++; __VERIFIER_assert(g != 40); return 0; }\nvoid __VERIFIER_assert(int c) { if (!c) { ERROR: __VERIFIER_error(); } }\nvoid __VERIFIER_error(void);")
+	res, how, done = Beyond(context.Background(), deep, backend.Bounds{Unwind: 3}, Defaults)
+	if !done || res.Verdict != backend.Unsafe || res.Run == nil {
+		t.Errorf("deep: %v (%s, done %v), want Unsafe", res.Verdict, how, done)
+	}
+}

@@ -41,9 +41,10 @@ import (
 //     path from the Decl, so that the contents are never read.
 //
 //   - A private local assigned a nondet value of its own type and read
-//     only in comparisons == or != with constants (a switch on a nondet
-//     value): the constants and one value equal to none of them. Every
-//     other value compares as that one does.
+//     only in comparisons (==, !=, <, <=, >, >=) with constants of that
+//     type (a switch on a nondet value, main's argc >= 1): the constants
+//     and one value in each gap between and beyond them. Every other
+//     value compares with every constant as the one of its gap does.
 //
 // Any other draw (a value that is computed with, a heap block's contents,
 // an uninitialised relevant local that may be read) ranges over its whole
@@ -85,7 +86,7 @@ func domains(p *program.Program) (map[*program.Instr][]int64, error) {
 				out[in] = d
 				continue
 			}
-			if d, ok := eqDomain(f, in, taken); ok {
+			if d, ok := cmpDomain(f, in, taken); ok {
 				out[in] = d
 				continue
 			}
@@ -704,10 +705,12 @@ func constOf(e program.Expr) (int64, bool) {
 	return k.V, true
 }
 
-// eqDomain returns the domain of the draw v = nondet() of in when v is a
-// private local of f whose every read is a comparison == or != with a
-// constant of v's type: the constants and one value equal to none of them.
-func eqDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int64, bool) {
+// cmpDomain returns the domain of the draw v = nondet() of in when v is a
+// private local of f whose every read is a comparison (==, !=, <, <=, >,
+// >=) with a constant of v's type: the constants and one value in each gap
+// between them and beyond them within the type. Every other value compares
+// with every constant as the one of its gap does.
+func cmpDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int64, bool) {
 	if in.Op != program.OpAssign {
 		return nil, false
 	}
@@ -718,8 +721,13 @@ func eqDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int6
 	if nd, ok := in.Rhs.(*program.Nondet); !ok || !program.Identical(nd.T, v.T) {
 		return nil, false
 	}
+	bits := v.T.Bits()
+	if bits > 64 {
+		return nil, false
+	}
 	consts := map[int64]bool{}
 	total, allowed := 0, 0
+	ordered := false // some comparison is <, <=, > or >=
 	for _, i := range f.Body {
 		for _, e := range i.Operands() {
 			if e == i.Lhs && (i.Op == program.OpAssign || i.Op == program.OpCall) && isVar(e, v) {
@@ -734,8 +742,12 @@ func eqDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int6
 						total++
 					}
 				case *program.Binary:
-					if x.Op != program.Eq && x.Op != program.Ne {
-						break
+					switch x.Op {
+					case program.Eq, program.Ne:
+					case program.Lt, program.Le, program.Gt, program.Ge:
+						ordered = true
+					default:
+						return true
 					}
 					for _, pair := range [][2]program.Expr{{x.X, x.Y}, {x.Y, x.X}} {
 						r, ok := pair[0].(*program.Ref)
@@ -750,13 +762,36 @@ func eqDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int6
 			})
 		}
 	}
-	if total != allowed || len(consts) >= maxRange {
+	if total != allowed || 2*len(consts)+1 >= maxRange {
 		return nil, false
 	}
-	d := slices.Sorted(maps.Keys(consts))
-	other := int64(0)
-	for consts[other] {
-		other++
+	if !ordered {
+		d := slices.Sorted(maps.Keys(consts))
+		other := int64(0)
+		for consts[other] {
+			other++
+		}
+		return append(d, other), true
 	}
-	return append(d, other), true
+	if bits == 64 && !v.T.Signed {
+		return nil, false // normalized values do not sort as the type's
+	}
+	lo, hi := int64(0), int64(1)<<(bits-1)-1 // bits < 64 or signed
+	if v.T.Signed {
+		lo = -hi - 1
+	} else {
+		hi = int64(uint64(1)<<bits - 1)
+	}
+	d := slices.Sorted(maps.Keys(consts))
+	out := []int64{}
+	if d[0] > lo {
+		out = append(out, d[0]-1)
+	}
+	for i, c := range d {
+		out = append(out, c)
+		if c < hi && (i+1 == len(d) || c+1 < d[i+1]) {
+			out = append(out, c+1)
+		}
+	}
+	return out, true
 }

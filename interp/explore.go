@@ -29,6 +29,18 @@ type ExploreOptions struct {
 	// one function at a time. A thread that would exceed a bound stops
 	// there. 0 = 5.
 	Unwind int
+	// Unbounded lifts the loop bound: loops take any number of back
+	// edges (visited states close them), so a violation at any depth is
+	// found and a search that reaches no other bound covers every run.
+	// Recursion stays bounded by Unwind.
+	Unbounded bool
+	// BoundPreemptions bounds the preemptions of a run by Preemptions
+	// (Musuvathi and Qadeer's iterative context bounding): a switch away
+	// from a thread that could still make a step that is not private
+	// counts one; private steps are free and switches at a thread's end
+	// or block are free. A bug search: most bugs need few preemptions.
+	BoundPreemptions bool
+	Preemptions      int
 	// Threads bounds the threads one Spawn instruction creates (0 = no
 	// bound but MaxThreads).
 	Threads int
@@ -86,9 +98,11 @@ type ExploreResult struct {
 //   - A step that only touches the private locals of its thread (locals
 //     whose address is never taken) commutes with every step of other
 //     threads, so when a thread's next step is one, only that thread's
-//     step is explored from the state (an ample set of one thread; the
-//     state graph is acyclic because loop counters are part of the state,
-//     so no step is ignored forever).
+//     step is explored from the state (an ample set of one thread). No
+//     step is ignored forever: within the bounds the state graph is
+//     acyclic (loop counters are part of the state); with Unbounded, a
+//     state whose ample step returns to the current path is expanded in
+//     full (the cycle proviso).
 //   - When thread identities cannot be observed (the program joins no
 //     thread, never reads a thread handle, and takes the address of no
 //     local that can leave its thread, see escape.go), states that differ
@@ -116,9 +130,10 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (*Exp
 		return nil, err
 	}
 	x := &explorer{ctx: ctx, p: p, opts: opts, doms: doms, visited: map[string]struct{}{},
-		ix: program.NewIndex(p), loops: map[*program.Instr][2]int{}, private: map[*program.Instr]bool{}}
+		ix: program.NewIndex(p), loops: map[*program.Instr][2]int{}, private: map[*program.Instr]bool{}, stack: map[string]bool{}}
 	x.analyse()
 	res := &ExploreResult{}
+	// main (thread 0, cur) makes the first step
 	run, err := x.dfs(&xstate{m: m, spawns: map[program.Label]int{}})
 	res.States = len(x.visited)
 	switch {
@@ -146,6 +161,9 @@ func (g *giveUp) Error() string { return g.why }
 type xstate struct {
 	m      *machine
 	spawns map[program.Label]int // threads created by each Spawn
+	// with BoundPreemptions: the thread that made the last step that is
+	// not private, and the preemptions so far
+	cur, pre int
 }
 
 type explorer struct {
@@ -157,7 +175,12 @@ type explorer struct {
 	visited map[string]struct{}
 	bytes   int
 	bounded bool // some thread stopped at a bound
-	path    []program.Step
+	// stack holds the keys of the states on the current path (only
+	// with Unbounded: otherwise loop counts make the graph acyclic);
+	// onPath is set by a dfs call that found its state there
+	stack  map[string]bool
+	onPath bool
+	path   []program.Step
 	// loops: for a back-edge goto, the index range [lo, hi] of its loop
 	loops map[*program.Instr][2]int
 	// private: instructions that touch only private locals of their thread
@@ -225,13 +248,16 @@ func (x *explorer) analyse() {
 }
 
 func (s *xstate) clone() *xstate {
-	return &xstate{m: s.m.clone(), spawns: maps.Clone(s.spawns)}
+	return &xstate{m: s.m.clone(), spawns: maps.Clone(s.spawns), cur: s.cur, pre: s.pre}
 }
 
-// dfs explores from s; it returns the run to a violation, or nil.
+// dfs explores from s; it returns the run to a violation, or nil. When s
+// is on the current path (a cycle, possible only with Unbounded), it sets
+// x.onPath for the caller's cycle proviso.
 func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 	key := x.key(s)
 	if _, ok := x.visited[key]; ok {
+		x.onPath = x.stack[key]
 		return nil, nil
 	}
 	x.visited[key] = struct{}{}
@@ -244,6 +270,10 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 			return nil, &giveUp{"explicit search: " + err.Error()}
 		}
 	}
+	if x.opts.Unbounded {
+		x.stack[key] = true
+		defer delete(x.stack, key)
+	}
 	m := s.m
 	var runnable []int
 	for _, t := range m.threads {
@@ -252,24 +282,70 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 		}
 	}
 	// ample set: the first thread whose next step is private, if it can
-	// move
+	// move and (cycle proviso) no step of it returns to the current path,
+	// where the other threads could be put off forever
+	done := -1
 	for _, id := range runnable {
 		t := m.threads[id]
 		if x.privateNext(t) {
-			moved, run, err := x.expand(s, id)
+			moved, cycle, run, err := x.expand(s, id, -1)
+			if run != nil || err != nil {
+				return run, err
+			}
+			if moved && !cycle {
+				return nil, nil
+			}
+			if moved {
+				done = id
+				break
+			}
+		}
+	}
+	if x.opts.BoundPreemptions {
+		return x.expandBounded(s, runnable, done)
+	}
+	for _, id := range runnable {
+		if id == done || done < 0 && x.privateNext(m.threads[id]) {
+			continue // explored above
+		}
+		if _, _, run, err := x.expand(s, id, 0); run != nil || err != nil {
+			return run, err
+		}
+	}
+	return nil, nil
+}
+
+// expandBounded is the full expansion of s under BoundPreemptions: the
+// thread of the last step first, for free; then the others, each step a
+// preemption when that thread could move.
+func (x *explorer) expandBounded(s *xstate, runnable []int, done int) (*program.Run, error) {
+	m := s.m
+	cost := 0
+	for _, id := range runnable {
+		if id != s.cur {
+			continue
+		}
+		if id != done && (done >= 0 || !x.privateNext(m.threads[id])) {
+			moved, _, run, err := x.expand(s, id, 0)
 			if run != nil || err != nil {
 				return run, err
 			}
 			if moved {
-				return nil, nil
+				cost = 1
 			}
+		} else if id == done {
+			cost = 1
 		}
 	}
 	for _, id := range runnable {
-		if x.privateNext(m.threads[id]) {
-			continue // explored above without moving
+		if id == s.cur || id == done || done < 0 && x.privateNext(m.threads[id]) {
+			continue
 		}
-		if _, run, err := x.expand(s, id); run != nil || err != nil {
+		if s.pre+cost > x.opts.Preemptions {
+			x.bounded = true
+			return nil, nil
+		}
+		if _, _, run, err := x.expand(s, id, cost); run != nil || err != nil {
 			return run, err
 		}
 	}
@@ -335,14 +411,17 @@ func (c *choiceSource) next(t *program.Type) program.Value {
 }
 
 // expand explores every step of thread id from s (every choice of draws
-// and goto targets); moved reports whether some step was enabled.
-func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err error) {
+// and goto targets); moved reports whether some step was enabled, cycle
+// whether some step led to a state on the current path. cost is the
+// preemptions the step counts (BoundPreemptions), -1 for a private step,
+// which leaves the current thread as it is.
+func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *program.Run, err error) {
 	t := s.m.threads[id]
 	in := t.current()
 	dom := x.doms[in]
 	if why := x.bound(s, t, in); why != "" {
 		x.bounded = true
-		return false, nil, nil
+		return false, false, nil, nil
 	}
 	var choice []int // current choice vector, odometer order
 	target := 0
@@ -357,6 +436,9 @@ func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err 
 				return ts[target%len(ts)]
 			},
 			backEdge: func(fr *frame, g *program.Instr) string {
+				if x.opts.Unbounded {
+					return ""
+				}
 				if fr.backEdges == nil {
 					fr.backEdges = map[program.Label]int{}
 				}
@@ -371,12 +453,12 @@ func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err 
 		if err != nil {
 			var ee *ExecError
 			if errors.As(err, &ee) {
-				return moved, nil, &giveUp{fmt.Sprintf("explicit search: execution error at %s: %s", in.Label, ee.Msg)}
+				return moved, cycle, nil, &giveUp{fmt.Sprintf("explicit search: execution error at %s: %s", in.Label, ee.Msg)}
 			}
-			return moved, nil, err
+			return moved, cycle, nil, err
 		}
 		if src.n > 0 && dom == nil {
-			return moved, nil, fmt.Errorf("explore: %s draws %d values but has no domain", in.Label, src.n)
+			return moved, cycle, nil, fmt.Errorf("explore: %s draws %d values but has no domain", in.Label, src.n)
 		}
 		if len(choice) < src.n {
 			choice = make([]int, src.n)
@@ -390,16 +472,22 @@ func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err 
 			if in.Op == program.OpSpawn {
 				c.spawns[in.Label]++
 			}
+			if cost >= 0 {
+				c.cur, c.pre = id, s.pre+cost
+			}
 			x.resetLoops(ct)
 			x.path = append(x.path, program.Step{Thread: id, Label: in.Label, Nondet: src.drawn, Assigned: res.writes})
 			if res.failed {
 				steps := append([]program.Step(nil), x.path...)
-				return true, &program.Run{Steps: steps, Violated: in.Prop}, nil
+				return true, cycle, &program.Run{Steps: steps, Violated: in.Prop}, nil
 			}
+			x.onPath = false
 			r, err := x.dfs(c)
+			cycle = cycle || x.onPath
+			x.onPath = false
 			x.path = x.path[:len(x.path)-1]
 			if r != nil || err != nil {
-				return true, r, err
+				return true, cycle, r, err
 			}
 		}
 		// next choice: targets, then the odometer of draws
@@ -417,7 +505,7 @@ func (x *explorer) expand(s *xstate, id int) (moved bool, run *program.Run, err 
 			choice[i] = 0
 		}
 		if i == len(choice) {
-			return moved, nil, nil
+			return moved, cycle, nil, nil
 		}
 	}
 }
@@ -615,6 +703,9 @@ func (x *explorer) key(s *xstate) string {
 		obj(h)
 	}
 	counts(s.spawns)
+	if x.opts.BoundPreemptions {
+		num(int64(s.pre))
+	}
 	if len(m.threads) > 0 && m.threads[0].ended {
 		var names []string
 		byName := map[string]*object{}
@@ -641,6 +732,11 @@ func (x *explorer) key(s *xstate) string {
 			b = append(b, 0)
 		}
 		num(int64(t.atomic))
+		if x.opts.BoundPreemptions && t.id == s.cur {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
 		if t.fresh {
 			b = append(b, 1)
 		} else {

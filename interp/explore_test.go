@@ -64,7 +64,7 @@ func TestExploreProgs(t *testing.T) {
 // TestDomains checks which draws get a finite domain, on small programs
 // that each isolate one rule (and one way to break it).
 func TestDomains(t *testing.T) {
-	const head = "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nint g, h, a[4], *gp;\n" +
+	const head = "extern int __VERIFIER_nondet_int(void);\nextern unsigned __VERIFIER_nondet_uint(void);\nextern void __VERIFIER_assume(int);\nint g, h, a[4], *gp;\n" +
 		"void set(int *p) { *p = 1; }\nvoid setvia(int *p) { set(p); }\nvoid peek(int *p, int x) { if (*p) g = x; *p = x; }\nvoid leak(int *p) { gp = p; }\n"
 	cases := []struct {
 		name, body string
@@ -100,6 +100,11 @@ func TestDomains(t *testing.T) {
 		{"switch with zero", "int v = __VERIFIER_nondet_int(); if (v != 0 && v != 1) g = 2; assert(g != 2);", "", []int64{0, 1, 2}},
 		{"switch value used", "int v = __VERIFIER_nondet_int(); switch (v) { case 3: g = 1; } g = v; assert(g != 2);", "computed with", nil},
 		{"truth variable computed with", "h = __VERIFIER_nondet_int(); g = h; if (g + 1) assert(0);", "computed with", nil},
+		{"compared", "int v = __VERIFIER_nondet_int(); if (v > 5 && v <= 7) g = 1; assert(v != 9);", "", []int64{4, 5, 6, 7, 8, 9, 10}},
+		{"compared adjacent", "int v = __VERIFIER_nondet_int(); __VERIFIER_assume(v >= 1); if (v < 2) g = 1;", "", []int64{0, 1, 2, 3}},
+		{"compared at the edges", "int v = __VERIFIER_nondet_int(); if (v > 2147483647 || v < -2147483647 - 1) g = 1;", "", []int64{-2147483648, -2147483647, 2147483647}},
+		{"compared unsigned", "unsigned v = __VERIFIER_nondet_uint(); if (v < 3u) g = 1; if (v == 0u) h = 1;", "", []int64{0, 1, 3, 4}},
+		{"compared and used", "int v = __VERIFIER_nondet_int(); if (v > 5) g = v;", "computed with", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -243,6 +248,79 @@ int main(void) { int i; for (i = 0; i < 4; i++) g++; assert(g != 4); return 0; }
 		t.Run(c.name, func(t *testing.T) {
 			p := lowerC(t, strings.ReplaceAll(c.name, " ", "_")+".c", c.src)
 			res, err := Explore(context.Background(), p, ExploreOptions{Unwind: c.unwind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != c.want {
+				t.Fatalf("status %v (%s), want %v", res.Status, res.Reason, c.want)
+			}
+			if res.Status == NoViolation && res.Complete != c.complete {
+				t.Errorf("complete %v, want %v", res.Complete, c.complete)
+			}
+			if res.Run != nil {
+				if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
+					t.Errorf("the violation does not replay: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// Explore with loops unbounded and with preemptions bounded (the search
+// beyond the bounds, explicit.Beyond).
+func TestExploreBeyond(t *testing.T) {
+	const spinner = `
+#include <pthread.h>
+int x;
+void *spin(void *a) { int l = 0; while (1) { l = 1 - l; } return 0; }
+void *w(void *a) { x = 1; return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, spin, 0); pthread_create(&b, 0, w, 0); assert(x == 0); return 0; }`
+	// a bug after three preemptions: main stops after the spawn, w
+	// after x = 1, main after its first read
+	const threePreemptions = `
+#include <pthread.h>
+int x;
+void *w(void *a) { x = 1; x = 2; return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); int r1 = x; int r2 = x; assert(!(r1 == 1 && r2 == 2)); return 0; }`
+	cases := []struct {
+		name      string
+		src       string
+		unbounded bool
+		pre       int // -1: preemptions not bounded
+		want      ExploreStatus
+		complete  bool
+	}{
+		{"bug beyond the unwinding", `
+int g;
+int main(void) { int i; for (i = 0; i < 9; i++) g++; assert(g != 9); return 0; }`, true, -1, ViolationFound, false},
+		{"infinite loop, finite states, explored completely", `
+#include <pthread.h>
+int x;
+void *w(void *a) { while (1) { x = 1 - x; } return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); assert(x <= 1); return 0; }`, true, -1, NoViolation, true},
+		// the private spinning of one thread closes a cycle: the proviso
+		// must let the other threads run there
+		{"cycle proviso", spinner, true, -1, ViolationFound, false},
+		{"cycle proviso, preemptions bounded", spinner, true, 1, ViolationFound, false},
+		// fkp2013's pattern: every thread runs to its end in turn
+		{"no preemption needed", `
+#include <pthread.h>
+int x;
+void *check(void *a) { assert(x < 6); return 0; }
+void *w(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) { pthread_t c, h; pthread_create(&c, 0, check, 0); for (int i = 0; i < 6; i++) pthread_create(&h, 0, w, 0); return 0; }`, true, 0, ViolationFound, false},
+		{"two preemptions are not enough", threePreemptions, true, 2, NoViolation, false},
+		{"three preemptions are", threePreemptions, true, 3, ViolationFound, false},
+		{"unbounded preemptions", threePreemptions, true, -1, ViolationFound, false},
+		{"argc compared with a constant", `
+int g;
+int main(int argc, char **argv) { int i; for (i = 0; i < 3; i++) g++; assert(g != 3); return 0; }`, true, -1, ViolationFound, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := lowerC(t, strings.ReplaceAll(c.name, " ", "_")+".c", c.src)
+			opts := ExploreOptions{Unwind: 2, Unbounded: c.unbounded, BoundPreemptions: c.pre >= 0, Preemptions: c.pre}
+			res, err := Explore(context.Background(), p, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -193,7 +193,7 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 // each unwinding costs several times the one before, which is the rule in
 // concurrent programs (measured: twostage_3, stack tasks).
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
-	for k := 1; k < bounds.Unwind; k++ {
+	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
 		sctx, cancel := backend.WithShare(ctx, deepenShare)
 		sb := bounds
 		sb.Unwind = k
@@ -218,6 +218,7 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		case complete:
 			res.Bounds = bounds
 			res.Proof = bounds.UnwindingAssertions
+			res.Complete = true
 			return res, true, nil
 		}
 	}
@@ -664,9 +665,10 @@ func (s *Session) Check() (backend.Result, error) {
 		sv.Pop()
 	}
 	res := s.result(backend.Safe, "")
+	res.Complete = len(s.enc.cuts) == 0
 	// 3. unwinding assertions
 	if s.bounds.UnwindingAssertions {
-		if len(s.enc.cuts) == 0 {
+		if res.Complete {
 			res.Proof = true
 			return res, nil
 		}
@@ -678,6 +680,7 @@ func (s *Session) Check() (backend.Result, error) {
 			return s.unknown(err)
 		}
 		res.Proof = r == smt.Unsat
+		res.Complete = res.Proof
 		res.Stats = s.stats()
 	}
 	return res, nil

@@ -44,6 +44,7 @@ type verifyFlags struct {
 	refinement string
 	noDeepen   bool
 	explicit   bool
+	beyond     time.Duration
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -66,6 +67,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
+	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 5s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
 }
 
@@ -104,7 +106,12 @@ type outcome struct {
 	Bounds   string `json:"bounds"`
 	// FoundWithin states the smaller bounds within which the backend
 	// found the violation (iterative deepening), when they differ.
-	FoundWithin string       `json:"found_within,omitempty"`
+	FoundWithin string `json:"found_within,omitempty"`
+	// FoundBeyond says how a violation beyond the bounds was found (see
+	// cegpv.Beyond); Beyond, for a TRUE, how long the search beyond the
+	// bounds ran without finding one.
+	FoundBeyond string       `json:"found_beyond,omitempty"`
+	Beyond      string       `json:"beyond,omitempty"`
 	Mode        string       `json:"mode"`
 	Backend     string       `json:"backend"`
 	Trace       []traceStep  `json:"trace,omitempty"`
@@ -217,8 +224,46 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	if vf.mode == "cegpv" && herr != nil {
 		return unknown(herr)
 	}
-	// check runs the chosen mode on q (p, or p with its opaque draws cut).
-	check := func(q *program.Program) (backend.Result, *cegpvStats, error) {
+	// checkMode runs the chosen mode on q (p, or p with its opaque draws
+	// cut); check runs it, then the search beyond the bounds after a
+	// bounded TRUE.
+	var checkMode func(q *program.Program) (backend.Result, *cegpvStats, error)
+	check := func(o *outcome, q *program.Program) (backend.Result, *cegpvStats, error) {
+		t0 := time.Now()
+		res, cs, err := checkMode(q)
+		if err != nil || res.Verdict != backend.Safe || res.Proof || res.Complete || vf.beyond <= 0 {
+			return res, cs, err
+		}
+		budget := min(vf.beyond, max(5*time.Second, 2*time.Since(t0)))
+		if dl, ok := ctx.Deadline(); ok {
+			budget = min(budget, time.Until(dl)/2)
+		}
+		if budget <= 0 {
+			return res, cs, err
+		}
+		if vf.property != "" {
+			if q, err = program.OnlyProperty(q, vf.property); err != nil {
+				return backend.Result{}, cs, err
+			}
+		}
+		bctx, cancel := context.WithTimeout(ctx, budget)
+		t1 := time.Now()
+		r2, how, found := cegpv.Beyond(bctx, q, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, Logger: log.Named("beyond")})
+		cancel()
+		switch {
+		case found && r2.Verdict == backend.Unsafe:
+			o.FoundBeyond = how
+			return r2, cs, nil
+		case found:
+			res.Complete = true
+			res.Proof = r2.Proof
+			o.Beyond = "every run explored: " + how
+		default:
+			o.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(t1).Seconds())
+		}
+		return res, cs, nil
+	}
+	checkMode = func(q *program.Program) (backend.Result, *cegpvStats, error) {
 		switch vf.mode {
 		case "plain":
 			if vf.property != "" {
@@ -240,7 +285,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		}
 		return backend.Result{}, nil, fmt.Errorf("unknown mode %q (cegpv or plain)", vf.mode)
 	}
-	res, cs, err := check(p)
+	res, cs, err := check(o, p)
 	o.CEGPV = cs
 	judge(ctx, o, p, be, res, err)
 	if o.Verdict == "UNKNOWN" && strings.HasPrefix(o.Reason, program.OpaqueReason) && ctx.Err() == nil {
@@ -251,8 +296,9 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		// so a violation it has is a FALSE of p (replayed on p below).
 		if q, n := program.WithoutOpaque(p); n > 0 {
 			log.Debug("counterexample depends on opaque values; looking for one without", "cut", n)
-			res2, cs2, err2 := check(q)
-			o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: p, CEGPV: cs2}
+			o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: p}
+			res2, cs2, err2 := check(o2, q)
+			o2.CEGPV = cs2
 			judge(ctx, o2, p, be, res2, err2)
 			switch {
 			case o2.Verdict == "FALSE":
@@ -312,7 +358,7 @@ func judge(ctx context.Context, o *outcome, p *program.Program, be backend.Backe
 		o.Verdict = "FALSE"
 		o.Property = out.Prop
 		o.Trace = traceOf(p, out.Run)
-		if res.Bounds.Unwind > 0 && res.Bounds.String() != o.Bounds {
+		if res.Bounds.Unwind > 0 && res.Bounds.String() != o.Bounds && o.FoundBeyond == "" {
 			o.FoundWithin = res.Bounds.String()
 		}
 	default:
@@ -399,10 +445,16 @@ func writeText(w io.Writer, o *outcome) {
 			kind = "proof: unwinding assertions hold for " + o.Bounds
 		}
 		fmt.Fprintf(w, "\nVERIFICATION SUCCESSFUL\nTRUE (%s)\n", kind)
+		if o.Beyond != "" {
+			fmt.Fprintf(w, "(%s)\n", o.Beyond)
+		}
 	case "FALSE":
 		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
 		if o.FoundWithin != "" {
 			fmt.Fprintf(w, "(found within %s)\n", o.FoundWithin)
+		}
+		if o.FoundBeyond != "" {
+			fmt.Fprintf(w, "(found beyond %s: %s)\n", o.Bounds, o.FoundBeyond)
 		}
 	default:
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)

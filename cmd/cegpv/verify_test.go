@@ -62,3 +62,37 @@ int main(int argc, char **argv) {
 		}
 	}
 }
+
+// A bug beyond the unwinding is reported after the bounded check found
+// none (--beyond, on by default), in both modes, and says how it was
+// found; --beyond 0 keeps the bounded TRUE.
+func TestVerifyBeyond(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	f := filepath.Join(t.TempDir(), "deep.c")
+	src := `#include <pthread.h>
+int x;
+void *check(void *a) { assert(x < 20); return 0; }
+void *w(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) { pthread_t c, h; pthread_create(&c, 0, check, 0); for (int i = 0; i < 20; i++) pthread_create(&h, 0, w, 0); return 0; }
+`
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode, beyond string
+		code         int
+		out          string
+	}{
+		{"plain", "20s", exitUnsafe, `"found_beyond": "explicit-state search`},
+		{"cegpv", "20s", exitUnsafe, `"found_beyond": "explicit-state search`},
+		{"plain", "0", exitSafe, `"verdict": "TRUE"`},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"verify", "--json", "--mode", tc.mode, "--unwind", "3", "--beyond", tc.beyond, "--timeout", "60s", f}, &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("%s --beyond %s: exit %d, want %d with %q\n%s%s", tc.mode, tc.beyond, code, tc.code, tc.out, out.String(), errb.String())
+		}
+	}
+}

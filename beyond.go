@@ -1,0 +1,116 @@
+package cegpv
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// BeyondOptions configure Beyond.
+type BeyondOptions struct {
+	Backend backend.Backend
+	// Bounds are the bounds of the check that found no violation.
+	Bounds     backend.Bounds
+	NoExplicit bool         // only the backend at deeper bounds
+	Logger     hclog.Logger // nil: silent
+}
+
+// BeyondFactor is how much deeper than the bounds Beyond asks the backend
+// to look: the unwinding (and the threads, when bounded) times this.
+const BeyondFactor = 4
+
+// Beyond looks for a violation of p beyond opts.Bounds, for as long as ctx
+// allows, after a check within the bounds found none but cut some runs
+// (a bounded TRUE that is not complete). Two engines run side by side and
+// the first answer wins:
+//   - the backend on p at BeyondFactor times the unwinding (the built-in
+//     backend deepens towards it from the unwinding above the bounds, so
+//     it stops at the first unwinding with a violation);
+//   - explicit.Beyond: an explicit-state search with loops unbounded and
+//     preemptions bounded by 0, 1, 2, …
+//
+// A bug found is reported whatever its depth: a violation is a run of the
+// original program, replayed before it is printed like any other (rule 1);
+// the bounds limit how hard the tools look, not which bugs count. The
+// answer is Unsafe with its run (Bounds: those of the check that found
+// it), or Safe and Complete when an engine covered every run; found is
+// false when neither answered, and the bounded TRUE stands. how says which
+// engine answered and how.
+func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res backend.Result, how string, found bool) {
+	log := opts.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	if !p.Bounded() {
+		return backend.Result{}, "", false // no loop or recursion: nothing lies beyond
+	}
+	type answer struct {
+		res backend.Result
+		how string
+		ok  bool
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ch := make(chan answer, 2)
+	var wg sync.WaitGroup
+	run := func(f func() answer) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch <- f()
+		}()
+	}
+	deeper := opts.Bounds
+	deeper.Unwind = max(1, opts.Bounds.Unwind) * BeyondFactor
+	if deeper.Threads > 0 {
+		deeper.Threads *= BeyondFactor
+	}
+	deeper.UnwindingAssertions = false
+	deeper.DeepenFrom = opts.Bounds.Unwind + 1
+	start := time.Now()
+	run(func() answer {
+		r, err := opts.Backend.Check(ctx, p, deeper)
+		log.Debug("backend beyond the bounds", "bounds", deeper.String(), "verdict", r.Verdict, "complete", r.Complete, "error", err, "seconds", time.Since(start).Seconds())
+		switch {
+		case err != nil:
+			return answer{}
+		case r.Verdict == backend.Unsafe:
+			// replayed here, so that a run that does not replay leaves
+			// the bounded answer standing instead of replacing it
+			if out, err := interp.Replay(p, r.Run); err != nil || out.Status != interp.Violated || len(out.Opaque) > 0 {
+				log.Warn("backend beyond the bounds: the violation is not a confirmed run of the program", "error", err)
+				return answer{}
+			}
+			return answer{r, opts.Backend.Name() + " within " + r.Bounds.String(), true}
+		case r.Verdict == backend.Safe && r.Complete:
+			r.Bounds = opts.Bounds
+			r.Proof = opts.Bounds.UnwindingAssertions
+			return answer{r, opts.Backend.Name() + ", every run", true}
+		}
+		return answer{}
+	})
+	n := 1
+	if !opts.NoExplicit {
+		n++
+		run(func() answer {
+			eo := explicit.Defaults
+			eo.Logger = log.Named("explicit")
+			r, how, ok := explicit.Beyond(ctx, p, opts.Bounds, eo)
+			return answer{r, how, ok}
+		})
+	}
+	var a answer
+	for i := 0; i < n && !a.ok; i++ {
+		a = <-ch
+	}
+	cancel()
+	wg.Wait() // both engines have stopped (no solver process is left)
+	return a.res, a.how, a.ok
+}

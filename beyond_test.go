@@ -1,0 +1,73 @@
+package cegpv_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/interp"
+)
+
+// Beyond finds bugs that lie beyond the bounds, by either engine, and
+// leaves programs without loops alone.
+func TestBeyond(t *testing.T) {
+	needZ3(t)
+	cases := []struct {
+		name, src string
+		how       string // substring of how; "" = nothing found
+		verdict   backend.Verdict
+	}{
+		// n's range is too wide for the explicit search: the backend at
+		// deeper unwindings finds the bug at unwind 8
+		{"backend", `
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int g;
+int main(void) { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0 && n < 1000);
+  for (int i = 0; i < n; i++) g++; assert(g != 7); return 0; }`, "builtin within unwind 8", backend.Unsafe},
+		// fifty threads in turn, no preemption: the explicit search
+		{"explicit", `
+#include <pthread.h>
+int x;
+void *check(void *a) { assert(x < 50); return 0; }
+void *w(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) { pthread_t c, h; pthread_create(&c, 0, check, 0); for (int i = 0; i < 50; i++) pthread_create(&h, 0, w, 0); return 0; }`,
+			"explicit-state search", backend.Unsafe},
+		{"every run", `
+#include <pthread.h>
+int x;
+void *w(void *a) { while (1) { x = 1 - x; } return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); assert(x <= 1); return 0; }`, "every run", backend.Safe},
+		{"loop-free", `int g; int main(void) { g = 1; assert(g == 1); return 0; }`, "", backend.Unknown},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := lower(t, c.name+".c", []byte(c.src))
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			bounds := backend.Bounds{Unwind: 3}
+			res, how, found := cegpv.Beyond(ctx, p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: bounds})
+			if c.how == "" {
+				if found {
+					t.Fatalf("found %v (%s), want nothing", res.Verdict, how)
+				}
+				return
+			}
+			if !found || res.Verdict != c.verdict || !strings.Contains(how, c.how) {
+				t.Fatalf("found %v: %v (%s), want %v by %q", found, res.Verdict, how, c.verdict, c.how)
+			}
+			if res.Verdict == backend.Safe && !res.Complete {
+				t.Error("a Safe answer beyond the bounds that is not complete")
+			}
+			if res.Run != nil {
+				if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+					t.Errorf("the violation does not replay: %v", err)
+				}
+			}
+		})
+	}
+}
