@@ -103,7 +103,7 @@ func (c *ctx) store(l loc, vals []program.Value) {
 			v = normalize(ct, v)
 		}
 		c.undo = append(c.undo, undoCell{l.obj, off, l.obj.cells[off]})
-		l.obj.cells[off] = v
+		l.obj.writable()[off] = v
 		c.writes = append(c.writes, program.Write{Loc: l.obj.name + l.obj.typ.CellPath(off), Val: c.m.external(v)})
 	}
 }

@@ -584,7 +584,9 @@ func (m *machine) clone() *machine {
 		if c, ok := cp[o]; ok {
 			return c
 		}
-		c := &object{id: o.id, name: o.name, typ: o.typ, cells: append([]program.Value(nil), o.cells...), alive: o.alive, heap: o.heap}
+		// the cells are shared until the copy writes them: m is not
+		// written once cloned (a state's successors are its clones)
+		c := &object{id: o.id, name: o.name, typ: o.typ, cells: o.cells, cow: true, alive: o.alive, heap: o.heap}
 		cp[o] = c
 		n.objs[c.id] = c
 		return c

@@ -32,6 +32,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"cegpv.dev/cegpv/program"
@@ -47,6 +48,18 @@ type object struct {
 	cells []program.Value
 	alive bool
 	heap  bool
+	// cow: cells is shared with the object this one was cloned from
+	// (Explore's states); writable() copies it before the first write
+	cow bool
+}
+
+// writable returns o's cells, copied first if they are shared.
+func (o *object) writable() []program.Value {
+	if o.cow {
+		o.cells = slices.Clone(o.cells)
+		o.cow = false
+	}
+	return o.cells
 }
 
 type frame struct {
@@ -195,10 +208,10 @@ func (m *machine) initCells(c *ctx, o *object, off int64, t *program.Type, e pro
 	}
 	if !t.IsScalar() {
 		cells := c.cells(e)
-		copy(o.cells[off:], cells)
+		copy(o.writable()[off:], cells)
 		return
 	}
-	o.cells[off] = normalize(t, c.rvalue(e))
+	o.writable()[off] = normalize(t, c.rvalue(e))
 }
 
 // push creates an activation of f on t.

@@ -212,7 +212,7 @@ func Simulate(p *program.Program, opts SimOptions) (*Outcome, error) {
 					!t.ended && t.top() == fr && fr.pc == pc+1 && assumeFails(m, t) {
 					for j := len(res.undo) - 1; j >= 0; j-- {
 						u := res.undo[j]
-						u.obj.cells[u.off] = u.old
+						u.obj.writable()[u.off] = u.old
 					}
 					fr.pc = pc
 					continue

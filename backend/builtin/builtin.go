@@ -467,8 +467,10 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		}
 	}()
 	var prev []*object
+	stored := map[string]bool{} // globals a store through a pointer may reach
 	for pass := 0; pass < 3; pass++ {
 		e = newEnc(p, bounds, clockInt)
+		e.stored = stored
 		e.ctx = ctx
 		if inst {
 			e.inst = newInstHooks(p)
@@ -478,6 +480,16 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		e.collapseRegs = regs
 		e.prev = prev
 		e.symex()
+		if len(e.constStored) > 0 {
+			// reads of these globals were taken as their initial
+			// values: encode again (this does not count as a pass,
+			// and ends since stored only grows)
+			for _, n := range e.constStored {
+				stored[n] = true
+			}
+			pass--
+			continue
+		}
 		if !e.anyDeref || sameObjects(prev, e.objs) {
 			if inst && e.inst.dup != "" {
 				return nil, program.Errorf(program.Unsupported, "instance key %s names two step instances", e.inst.dup)

@@ -22,7 +22,12 @@ const (
 // enc is the symbolic execution of one program under bounds; it produces
 // the SMT text of the partial-order encoding.
 type enc struct {
-	p            *program.Program
+	p *program.Program
+	// stored: globals that are not constant because a store through a
+	// pointer may reach them (from an earlier pass); constStored: the
+	// constant globals a store of this pass reached
+	stored       map[string]bool
+	constStored  []string
 	b            backend.Bounds
 	out          strings.Builder
 	nsym         int
@@ -282,9 +287,11 @@ func (e *enc) initObjects() {
 		e.funcObjs[f.Name] = o
 	}
 	exposed := addrTakenGlobals(e.p)
+	written := writtenGlobals(e.p)
 	for _, g := range e.p.Globals {
 		o := e.newObject(g.Name, g.Type, true)
-		o.exposed = g.AddrTaken || exposed[g.Name]
+		o.exposed = exposed[g.Name] // computed: Var.AddrTaken also counts addresses the front end lowered away (sscanf into &g)
+		o.constant = !written[g.Name] && !e.stored[g.Name]
 		e.globals[g.Name] = o
 	}
 	for _, g := range e.p.Globals {
@@ -297,6 +304,23 @@ func (e *enc) initObjects() {
 			e.initCells(o, 0, g.Type, g.Init)
 		}
 	}
+}
+
+// writtenGlobals returns the globals some instruction stores into by
+// name (through a pointer, a store needs the address: addrTakenGlobals).
+func writtenGlobals(p *program.Program) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Lhs == nil {
+				continue
+			}
+			if r := program.BaseRef(in.Lhs); r != nil && !r.Local {
+				out[r.Name] = true
+			}
+		}
+	}
+	return out
 }
 
 func addrTakenGlobals(p *program.Program) map[string]bool {
@@ -512,6 +536,9 @@ func (e *enc) cells(k cellKey) *cellEvents {
 
 func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k int64, g *term) val {
 	key := cellKey{o.id, k}
+	if o.constant {
+		return o.init[k]
+	}
 	if !o.shared {
 		if v, ok := st.mem[key]; ok {
 			return v
@@ -545,6 +572,11 @@ func (e *enc) readEvent(st *state, o *object, k int64, g *term) val {
 
 func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k int64, cond *term, v val, g *term, rec *stepRec) {
 	key := cellKey{o.id, k}
+	if o.constant {
+		// a store through a pointer may reach it: encodeOnce encodes
+		// again with the object not constant
+		e.constStored = append(e.constStored, o.name)
+	}
 	v = e.convertCell(v, o.cellType(k))
 	rec.assigned = append(rec.assigned, assignRec{obj: o, off: k, cond: cond, v: v})
 	if !o.shared {

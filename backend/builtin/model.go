@@ -26,6 +26,10 @@ type object struct {
 	alloc    *stepRec
 	init     []val // initial contents (globals) or nil
 	thread   *thread
+	// constant: a global that no instruction stores into, by name or
+	// through a pointer (encodeOnce checks the latter); a read is its
+	// initial value, no event
+	constant bool
 }
 
 // liveOff is the offset of the liveness cell of a heap block (1 while

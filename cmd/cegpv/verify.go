@@ -225,45 +225,8 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		return unknown(herr)
 	}
 	// checkMode runs the chosen mode on q (p, or p with its opaque draws
-	// cut); check runs it, then the search beyond the bounds after a
-	// bounded TRUE.
-	var checkMode func(q *program.Program) (backend.Result, *cegpvStats, error)
-	check := func(o *outcome, q *program.Program) (backend.Result, *cegpvStats, error) {
-		t0 := time.Now()
-		res, cs, err := checkMode(q)
-		if err != nil || res.Verdict != backend.Safe || res.Proof || res.Complete || vf.beyond <= 0 {
-			return res, cs, err
-		}
-		budget := min(vf.beyond, max(5*time.Second, 2*time.Since(t0)))
-		if dl, ok := ctx.Deadline(); ok {
-			budget = min(budget, time.Until(dl)/2)
-		}
-		if budget <= 0 {
-			return res, cs, err
-		}
-		if vf.property != "" {
-			if q, err = program.OnlyProperty(q, vf.property); err != nil {
-				return backend.Result{}, cs, err
-			}
-		}
-		bctx, cancel := context.WithTimeout(ctx, budget)
-		t1 := time.Now()
-		r2, how, found := cegpv.Beyond(bctx, q, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, Logger: log.Named("beyond")})
-		cancel()
-		switch {
-		case found && r2.Verdict == backend.Unsafe:
-			o.FoundBeyond = how
-			return r2, cs, nil
-		case found:
-			res.Complete = true
-			res.Proof = r2.Proof
-			o.Beyond = "every run explored: " + how
-		default:
-			o.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(t1).Seconds())
-		}
-		return res, cs, nil
-	}
-	checkMode = func(q *program.Program) (backend.Result, *cegpvStats, error) {
+	// cut).
+	checkMode := func(ctx context.Context, q *program.Program) (backend.Result, *cegpvStats, error) {
 		switch vf.mode {
 		case "plain":
 			if vf.property != "" {
@@ -285,30 +248,79 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		}
 		return backend.Result{}, nil, fmt.Errorf("unknown mode %q (cegpv or plain)", vf.mode)
 	}
-	res, cs, err := check(o, p)
+	t0 := time.Now()
+	// When p draws opaque values (results of library functions whose
+	// effect is over-approximated), a counterexample that draws one is
+	// no FALSE. The program with every instruction that draws an opaque
+	// value cut (assume(0), same label) has only the runs of p that draw
+	// none, so a violation it has is a FALSE of p (replayed on p); it is
+	// checked first, with half the time, since it is smaller (twostage_3:
+	// the thread counts that sscanf would set are constants there), then
+	// p itself.
+	qSafe := false
+	if q, n := program.WithoutOpaque(p); n > 0 {
+		log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
+		qctx, cancel := backend.WithShare(ctx, 0.5)
+		o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: p}
+		res2, cs2, err2 := checkMode(qctx, q)
+		cancel()
+		o2.CEGPV = cs2
+		judge(ctx, o2, p, be, res2, err2)
+		if o2.Verdict == "FALSE" {
+			*o = *o2
+			return o
+		}
+		qSafe = err2 == nil && res2.Verdict == backend.Safe
+	}
+	res, cs, err := checkMode(ctx, p)
 	o.CEGPV = cs
 	judge(ctx, o, p, be, res, err)
-	if o.Verdict == "UNKNOWN" && strings.HasPrefix(o.Reason, program.OpaqueReason) && ctx.Err() == nil {
-		// The counterexample found depends on values the model
-		// over-approximates. Look for one that draws none: the program
-		// with every instruction that draws an opaque value cut
-		// (assume(0), same label) has only runs of p that never draw one,
-		// so a violation it has is a FALSE of p (replayed on p below).
-		if q, n := program.WithoutOpaque(p); n > 0 {
-			log.Debug("counterexample depends on opaque values; looking for one without", "cut", n)
-			o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: p}
-			res2, cs2, err2 := check(o2, q)
-			o2.CEGPV = cs2
-			judge(ctx, o2, p, be, res2, err2)
-			switch {
-			case o2.Verdict == "FALSE":
-				*o = *o2
-			case err2 == nil && res2.Verdict == backend.Safe:
-				o.Reason += " (none avoids them within the bounds)"
-			}
-		}
+	if o.Verdict == "UNKNOWN" && strings.HasPrefix(o.Reason, program.OpaqueReason) && qSafe {
+		o.Reason += " (none avoids them within the bounds)"
+	}
+	if o.Verdict == "TRUE" && !res.Proof && !res.Complete && vf.beyond > 0 {
+		beyond(ctx, o, p, be, vf, time.Since(t0), log)
 	}
 	return o
+}
+
+// beyond looks for a violation of p beyond the bounds after the bounded
+// TRUE in o, which took elapsed (cegpv.Beyond): for twice that time, at
+// least 5s, at most --beyond and at most half the time left. A violation
+// found replaces the TRUE (judged, so replayed on p, like any other).
+func beyond(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, vf *verifyFlags, elapsed time.Duration, log hclog.Logger) {
+	budget := min(vf.beyond, max(5*time.Second, 2*elapsed))
+	if dl, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(dl)/2)
+	}
+	if budget <= 0 {
+		return
+	}
+	if vf.property != "" {
+		var err error
+		if p, err = program.OnlyProperty(p, vf.property); err != nil {
+			return
+		}
+	}
+	bctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	start := time.Now()
+	res, how, found := cegpv.Beyond(bctx, p, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, Logger: log.Named("beyond")})
+	switch {
+	case found && res.Verdict == backend.Unsafe:
+		o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: o.prog, CEGPV: o.CEGPV, FoundBeyond: how}
+		judge(ctx, o2, o.prog, be, res, nil)
+		if o2.Verdict == "FALSE" {
+			*o = *o2
+			return
+		}
+		log.Error("the violation found beyond the bounds is not a FALSE", "reason", o2.Reason)
+	case found:
+		o.Proof = res.Proof
+		o.Beyond = "every run explored: " + how
+		return
+	}
+	o.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
 }
 
 // judge fills o from the result of a check of p (or of a program whose
