@@ -468,6 +468,14 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 	}()
 	var prev []*object
 	stored := map[string]bool{} // globals a store through a pointer may reach
+	// Reads of the pointer cells of globals: unknown targets in the first
+	// pass; when some was, the next passes read them with the targets the
+	// previous pass wrote (readPts, ids of prev's objects), grown until
+	// every pointer a pass writes is among those its reads assumed
+	// (ptsHold) with the same objects; after maxPtsPasses refinements,
+	// unknown again (refine false).
+	var readPts map[cellKey]map[int]bool
+	refine, ptsPasses := true, 0
 	for pass := 0; pass < 3; pass++ {
 		e = newEnc(p, bounds, clockInt)
 		e.stored = stored
@@ -479,7 +487,11 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 		e.collapse = collapse
 		e.collapseRegs = regs
 		e.prev = prev
+		e.readPts = readPts
 		e.symex()
+		if err := ctx.Err(); err != nil {
+			return nil, &program.Error{Kind: program.Timeout, Err: fmt.Errorf("encoding: %w", err)}
+		}
 		if len(e.constStored) > 0 {
 			// reads of these globals were taken as their initial
 			// values: encode again (this does not count as a pass,
@@ -490,15 +502,58 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 			pass--
 			continue
 		}
+		if refine && (readPts == nil && e.anyGlobalPtrRead || readPts != nil && (!e.ptsHold() || !sameObjects(prev, e.objs))) {
+			ptsPasses++
+			if ptsPasses > maxPtsPasses {
+				refine, readPts, prev = false, nil, nil
+			} else {
+				readPts = unionPts(readPts, e.writtenPts)
+				prev = e.objs
+			}
+			pass--
+			continue
+		}
 		if !e.anyDeref || sameObjects(prev, e.objs) {
 			if inst && e.inst.dup != "" {
 				return nil, program.Errorf(program.Unsupported, "instance key %s names two step instances", e.inst.dup)
 			}
 			return e, nil
 		}
+		if readPts != nil {
+			// the objects changed under the targets' ids
+			readPts = unionPts(nil, e.writtenPts)
+		}
 		prev = e.objs
 	}
 	return nil, program.Errorf(program.Unsupported, "pointer targets do not stabilise")
+}
+
+// maxPtsPasses bounds the passes that refine the targets of the pointer
+// cells of globals (encodeOnce).
+const maxPtsPasses = 4
+
+// unionPts returns a ∪ b (a nil entry, unknown, absorbs).
+func unionPts(a, b map[cellKey]map[int]bool) map[cellKey]map[int]bool {
+	out := map[cellKey]map[int]bool{}
+	for _, m := range []map[cellKey]map[int]bool{a, b} {
+		for k, ids := range m {
+			cur, seen := out[k]
+			switch {
+			case seen && cur == nil:
+			case ids == nil:
+				out[k] = nil
+			default:
+				if cur == nil {
+					cur = map[int]bool{}
+					out[k] = cur
+				}
+				for id := range ids {
+					cur[id] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 func isZ3(argv []string) bool {

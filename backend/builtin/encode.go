@@ -26,50 +26,61 @@ type enc struct {
 	// stored: globals that are not constant because a store through a
 	// pointer may reach them (from an earlier pass); constStored: the
 	// constant globals a store of this pass reached
-	stored       map[string]bool
-	constStored  []string
-	b            backend.Bounds
-	out          strings.Builder
-	nsym         int
-	objs         []*object
-	funcObjs     map[string]*object
-	globals      map[string]*object
-	threads      []*thread
-	queue        []*thread
-	nblocks      int
-	events       []*event
-	cellEv       map[cellKey]*cellEvents
-	asserts      []*stepRec
-	cuts         []*term // unwinding (and thread-bound) cut guards
-	bad          []badRec
-	spawns       []*stepRec
-	joins        []joinRec
-	offW         int
-	clockInt     bool
-	siteCnt      map[program.Label]int
-	prev         []*object // objects of the previous pass (pointer targets not yet created)
-	anyDeref     bool
-	nframes      int
-	stepSeq      int
-	nassert      int
-	lockFn       map[string]lockFunc
-	symGroups    int                            // groups of symmetric thread instances ordered (symmetry.go)
-	spinOK       bool                           // execute busy waits once (spin.go)
-	spin         map[*program.Func]map[int]bool // back edges of busy-wait loops (spin.go)
-	spinUsed     bool                           // a busy wait was executed once
-	lockSeen     map[cellKey]bool
-	lockBad      map[cellKey]bool
-	collapse     map[cellKey]bool // lock regions run as one block
-	collapseRegs map[int]bool     // region instances run as one block
-	inSync       bool
-	regions      []*region
-	divs         map[string]*term // quotients by operands, for %
-	counts       map[int]*term    // countOf: number of valid cells of heap blocks of symbolic size, by object id
-	symAllocs    []*object        // heap blocks of symbolic size, in creation order
-	frees        bool             // the program frees memory: heap blocks have a liveness cell (liveOff)
-	inst         *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
-	ctx          context.Context  // cancels a long encoding
-	ticks        int
+	stored      map[string]bool
+	constStored []string
+	// Points-to sets of the pointer cells of globals, refined across
+	// passes (encodeOnce): readPts holds, per cell, the targets a read may
+	// yield besides the initial value's (the previous pass's writes; a
+	// nil entry: unknown), writtenPts what this pass wrote, usedPts what
+	// this pass's reads assumed, checked against writtenPts after the
+	// pass (ptsHold).
+	readPts    map[cellKey]map[int]bool
+	writtenPts map[cellKey]map[int]bool
+	usedPts    map[cellKey]map[int]bool
+	// anyGlobalPtrRead: a read of a global's pointer cell was unknown
+	anyGlobalPtrRead bool
+	b                backend.Bounds
+	out              strings.Builder
+	nsym             int
+	objs             []*object
+	funcObjs         map[string]*object
+	globals          map[string]*object
+	threads          []*thread
+	queue            []*thread
+	nblocks          int
+	events           []*event
+	cellEv           map[cellKey]*cellEvents
+	asserts          []*stepRec
+	cuts             []*term // unwinding (and thread-bound) cut guards
+	bad              []badRec
+	spawns           []*stepRec
+	joins            []joinRec
+	offW             int
+	clockInt         bool
+	siteCnt          map[program.Label]int
+	prev             []*object // objects of the previous pass (pointer targets not yet created)
+	anyDeref         bool
+	nframes          int
+	stepSeq          int
+	nassert          int
+	lockFn           map[string]lockFunc
+	symGroups        int                            // groups of symmetric thread instances ordered (symmetry.go)
+	spinOK           bool                           // execute busy waits once (spin.go)
+	spin             map[*program.Func]map[int]bool // back edges of busy-wait loops (spin.go)
+	spinUsed         bool                           // a busy wait was executed once
+	lockSeen         map[cellKey]bool
+	lockBad          map[cellKey]bool
+	collapse         map[cellKey]bool // lock regions run as one block
+	collapseRegs     map[int]bool     // region instances run as one block
+	inSync           bool
+	regions          []*region
+	divs             map[string]*term // quotients by operands, for %
+	counts           map[int]*term    // countOf: number of valid cells of heap blocks of symbolic size, by object id
+	symAllocs        []*object        // heap blocks of symbolic size, in creation order
+	frees            bool             // the program frees memory: heap blocks have a liveness cell (liveOff)
+	inst             *instHooks       // instance keys and own blocks of an incremental instance (incremental.go); nil otherwise
+	ctx              context.Context  // cancels a long encoding
+	ticks            int
 }
 
 // tick panics with a Timeout error once the context is done, and with a
@@ -508,6 +519,97 @@ func (e *enc) endBlock(st *state) {
 	st.cache = nil
 }
 
+// ptsOf returns the objects pointer value v may point into, nil when
+// unknown.
+func ptsOf(v val) map[int]bool {
+	switch {
+	case v.obj == nil:
+		return map[int]bool{}
+	case v.obj.c:
+		return map[int]bool{int(v.obj.v): true}
+	case v.any || v.pts == nil:
+		return nil
+	}
+	out := map[int]bool{}
+	for _, id := range v.pts {
+		out[id] = true
+	}
+	return out
+}
+
+// recordPts adds the targets of v, written into the pointer cell key of a
+// global, to writtenPts.
+func (e *enc) recordPts(key cellKey, v val) {
+	if e.writtenPts == nil {
+		e.writtenPts = map[cellKey]map[int]bool{}
+	}
+	cur, seen := e.writtenPts[key]
+	if seen && cur == nil {
+		return
+	}
+	p := ptsOf(v)
+	if p == nil {
+		e.writtenPts[key] = nil
+		return
+	}
+	if cur == nil {
+		cur = map[int]bool{}
+		e.writtenPts[key] = cur
+	}
+	for id := range p {
+		cur[id] = true
+	}
+}
+
+// refinePts gives v, read from the pointer cell key of a global whose
+// initial value is init, the targets readPts allows (plus init's), and
+// records them in usedPts; without readPts the read stays unknown.
+func (e *enc) refinePts(key cellKey, init val, v *val) {
+	ip := ptsOf(init)
+	if e.readPts == nil || ip == nil {
+		e.anyGlobalPtrRead = true
+		return
+	}
+	p, written := e.readPts[key]
+	if written && p == nil {
+		e.anyGlobalPtrRead = true
+		return
+	}
+	all := map[int]bool{}
+	for id := range p {
+		all[id] = true
+	}
+	for id := range ip {
+		all[id] = true
+	}
+	if e.usedPts == nil {
+		e.usedPts = map[cellKey]map[int]bool{}
+	}
+	e.usedPts[key] = all
+	v.any = false
+	v.pts = slices.Sorted(maps.Keys(all))
+}
+
+// ptsHold reports whether every pointer written into a global's cell this
+// pass lies in the targets its reads assumed.
+func (e *enc) ptsHold() bool {
+	for key, used := range e.usedPts {
+		w, ok := e.writtenPts[key]
+		if !ok {
+			continue
+		}
+		if w == nil {
+			return false
+		}
+		for id := range w {
+			if !used[id] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // heldAtWrite is the intersection of the locks held at the writes of a
 // cell within one block.
 func (e *enc) heldAtWrite(st *state, c *centry) []heldLock {
@@ -563,6 +665,9 @@ func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k in
 func (e *enc) readEvent(st *state, o *object, k int64, g *term) val {
 	v := e.freshVal("r", o.cellType(k))
 	v.any = true
+	if o.init != nil && isPtrType(o.cellType(k)) {
+		e.refinePts(cellKey{o.id, k}, o.init[k], &v)
+	}
 	ev := &event{id: len(e.events), blk: st.blk, cell: cellKey{o.id, k}, g: g, v: v, held: slices.Clone(st.held), sync: e.inSync}
 	e.events = append(e.events, ev)
 	st.blk.reads = append(st.blk.reads, ev)
@@ -578,6 +683,9 @@ func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k i
 		e.constStored = append(e.constStored, o.name)
 	}
 	v = e.convertCell(v, o.cellType(k))
+	if o.init != nil && isPtrType(o.cellType(k)) {
+		e.recordPts(key, v)
+	}
 	rec.assigned = append(rec.assigned, assignRec{obj: o, off: k, cond: cond, v: v})
 	if !o.shared {
 		if isTrue(cond) {

@@ -437,6 +437,10 @@ func (e *enc) targets(p val) []*object {
 		for _, id := range p.pts {
 			if id < len(e.objs) {
 				objs = append(objs, e.objs[id])
+			} else if id < len(e.prev) {
+				// a target of the previous pass not created yet
+				objs = append(objs, e.prev[id])
+				e.anyDeref = true
 			}
 		}
 	} else {
