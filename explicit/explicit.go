@@ -18,6 +18,11 @@
 // unwinding assertions were asked for. A search that gives up (state
 // store full, time share used, an execution error) answers nothing, and
 // the other engine decides.
+//
+// Beyond is the same search past the loop bounds, for after a bounded
+// answer (cegpv.Beyond): loops unbounded, preemptions bounded and raised
+// one by one. Its Unsafe answers are replayed runs like Check's; its Safe
+// answer is Complete (every run of the program explored).
 package explicit
 
 import (

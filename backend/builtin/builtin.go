@@ -39,6 +39,15 @@
 //     argument, handle never read) are ordered by their first shared access
 //     (symmetry.go).
 //
+// Two precisions of memory make the formula smaller without dropping
+// runs: a global that nothing stores into is read as its initial value,
+// with no event (a thread count in a global folds the spawn loops to
+// constants); a read of a global's pointer cell points only into the
+// targets the program writes there, found over encoding passes (encodeOnce
+// checks that each pass's writes lie within what its reads assumed, and
+// encodes again otherwise, falling back to unknown targets), instead of
+// into every object whose address is taken.
+//
 // Anything the encoding cannot represent faithfully is an Unsupported
 // error; accesses that would be execution errors in the interpreter
 // (invalid pointers, out-of-bounds indices, accesses to freed heap blocks,
@@ -50,8 +59,8 @@
 //
 // Check can run two more searches around the encoding:
 //
-//   - iterative deepening for bugs (deepen): the encoding at unwind 1, 2,
-//     …, Unwind-1 first, each with at most 3/4 of the time left; a
+//   - iterative deepening for bugs (deepen): the encoding at unwind 1 (or
+//     Bounds.DeepenFrom), 2, …, Unwind-1 first, each with at most 3/4 of the time left; a
 //     violation found there is a real run, found at a fraction of the cost
 //     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
 //     step that cut no path is the final answer (Options.NoDeepening turns
