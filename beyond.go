@@ -18,8 +18,11 @@ type BeyondOptions struct {
 	Backend backend.Backend
 	// Bounds are the bounds of the check that found no violation.
 	Bounds     backend.Bounds
-	NoExplicit bool         // only the backend at deeper bounds
-	Logger     hclog.Logger // nil: silent
+	NoExplicit bool // only the backend at deeper bounds
+	// NoBackend: only the explicit search (when the check within the
+	// bounds took so long that a deeper one cannot end in time)
+	NoBackend bool
+	Logger    hclog.Logger // nil: silent
 }
 
 // BeyondFactor is how much deeper than the bounds Beyond asks the backend
@@ -75,29 +78,32 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	deeper.UnwindingAssertions = false
 	deeper.DeepenFrom = opts.Bounds.Unwind + 1
 	start := time.Now()
-	run(func() answer {
-		r, err := opts.Backend.Check(ctx, p, deeper)
-		log.Debug("backend beyond the bounds", "bounds", deeper.String(), "verdict", r.Verdict, "complete", r.Complete, "error", err, "seconds", time.Since(start).Seconds())
-		switch {
-		case err != nil:
-			return answer{}
-		case r.Verdict == backend.Unsafe:
-			// replayed here, so that a run that does not replay leaves
-			// the bounded answer standing instead of replacing it
-			if out, err := interp.Replay(p, r.Run); err != nil || out.Status != interp.Violated || len(out.Opaque) > 0 {
-				log.Warn("backend beyond the bounds: the violation is not a confirmed run of the program", "error", err)
+	n := 0
+	if !opts.NoBackend {
+		n++
+		run(func() answer {
+			r, err := opts.Backend.Check(ctx, p, deeper)
+			log.Debug("backend beyond the bounds", "bounds", deeper.String(), "verdict", r.Verdict, "complete", r.Complete, "error", err, "seconds", time.Since(start).Seconds())
+			switch {
+			case err != nil:
 				return answer{}
+			case r.Verdict == backend.Unsafe:
+				// replayed here, so that a run that does not replay leaves
+				// the bounded answer standing instead of replacing it
+				if out, err := interp.Replay(p, r.Run); err != nil || out.Status != interp.Violated || len(out.Opaque) > 0 {
+					log.Warn("backend beyond the bounds: the violation is not a confirmed run of the program", "error", err)
+					return answer{}
+				}
+				return answer{r, opts.Backend.Name() + " within " + r.Bounds.String(), true}
+			case r.Verdict == backend.Safe && r.Complete:
+				r.Bounds = opts.Bounds
+				r.Proof = opts.Bounds.UnwindingAssertions
+				return answer{r, opts.Backend.Name() + ", every run", true}
 			}
-			return answer{r, opts.Backend.Name() + " within " + r.Bounds.String(), true}
-		case r.Verdict == backend.Safe && r.Complete:
-			r.Bounds = opts.Bounds
-			r.Proof = opts.Bounds.UnwindingAssertions
-			return answer{r, opts.Backend.Name() + ", every run", true}
-		}
-		return answer{}
-	})
-	n := 1
-	if !opts.NoExplicit {
+			return answer{}
+		})
+	}
+	if !opts.NoExplicit && explicit.Applies(p) {
 		n++
 		run(func() answer {
 			eo := explicit.Defaults

@@ -44,6 +44,14 @@ void *w(void *a) { while (1) { x = 1 - x; } return 0; }
 int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); assert(x <= 1); return 0; }`, "every run", backend.Safe},
 		{"loop-free", `int g; int main(void) { g = 1; assert(g == 1); return 0; }`, "", backend.Unknown},
 	}
+	// without the backend, a bug only it finds stays unfound
+	t.Run("no backend", func(t *testing.T) {
+		p := lower(t, "backend.c", []byte(cases[0].src))
+		res, how, found := cegpv.Beyond(context.Background(), p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: 3}, NoBackend: true})
+		if found {
+			t.Fatalf("found %v (%s) without the backend", res.Verdict, how)
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := lower(t, c.name+".c", []byte(c.src))

@@ -18,6 +18,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -286,8 +287,9 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 
 // beyond looks for a violation of p beyond the bounds after the bounded
 // TRUE in o, which took elapsed (cegpv.Beyond): for twice that time, at
-// least 5s, at most --beyond and at most half the time left. A violation
-// found replaces the TRUE (judged, so replayed on p, like any other).
+// least 5s, at most --beyond and at most half the time left; the backend
+// only when elapsed is at most half of that. A violation found replaces
+// the TRUE (judged, so replayed on p, like any other).
 func beyond(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, vf *verifyFlags, elapsed time.Duration, log hclog.Logger) {
 	budget := min(vf.beyond, max(5*time.Second, 2*elapsed))
 	if dl, ok := ctx.Deadline(); ok {
@@ -302,10 +304,16 @@ func beyond(ctx context.Context, o *outcome, p *program.Program, be backend.Back
 			return
 		}
 	}
+	// a deeper check costs more than the one within the bounds: when that
+	// took more than half the budget, only the explicit search runs
+	noBackend := elapsed > budget/2
+	if noBackend && (!vf.explicit || !explicit.Applies(p)) {
+		return
+	}
 	bctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	start := time.Now()
-	res, how, found := cegpv.Beyond(bctx, p, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, Logger: log.Named("beyond")})
+	res, how, found := cegpv.Beyond(bctx, p, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, NoBackend: noBackend, Logger: log.Named("beyond")})
 	switch {
 	case found && res.Verdict == backend.Unsafe:
 		o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: o.prog, CEGPV: o.CEGPV, FoundBeyond: how}
