@@ -90,7 +90,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 			case r.Verdict == backend.Unsafe:
 				// replayed here, so that a run that does not replay leaves
 				// the bounded answer standing instead of replacing it
-				if out, err := interp.Replay(p, r.Run); err != nil || out.Status != interp.Violated || len(out.Opaque) > 0 {
+				if _, err := interp.Confirm(p, r.Run); err != nil {
 					log.Warn("backend beyond the bounds: the violation is not a confirmed run of the program", "error", err)
 					return answer{}
 				}
@@ -103,7 +103,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 			return answer{}
 		})
 	}
-	if !opts.NoExplicit && explicit.Applies(p) {
+	if !opts.NoExplicit { // answers at once where it does not apply
 		n++
 		run(func() answer {
 			eo := explicit.Defaults

@@ -187,13 +187,13 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 		st := backend.Stats{States: states, SolverTime: time.Since(start)}
 		switch xr.Status {
 		case interp.ViolationFound:
-			out, err := interp.Replay(p, xr.Run)
-			if err != nil || out.Status != interp.Violated || len(out.Opaque) > 0 {
+			run, err := interp.Confirm(p, xr.Run)
+			if err != nil {
 				log.Error("search beyond the bounds: the violation is not a confirmed run of the program", "error", err)
 				return backend.Result{}, "", false
 			}
 			log.Debug("violation beyond the bounds", "preemptions", k, "states", states)
-			return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st},
+			return backend.Result{Verdict: backend.Unsafe, Run: run, Bounds: bounds, Stats: st},
 				fmt.Sprintf("explicit-state search, loops unbounded, at most %d preemptions", k), true
 		case interp.NoViolation:
 			if xr.Complete {

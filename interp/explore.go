@@ -320,20 +320,18 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 // preemption when that thread could move.
 func (x *explorer) expandBounded(s *xstate, runnable []int, done int) (*program.Run, error) {
 	m := s.m
-	cost := 0
-	for _, id := range runnable {
-		if id != s.cur {
-			continue
+	cost := 0 // 1 once the current thread is known to be able to move
+	switch {
+	case !slices.Contains(runnable, s.cur):
+	case s.cur == done:
+		cost = 1
+	case done >= 0 || !x.privateNext(m.threads[s.cur]):
+		// (a private next step that did not move above: blocked)
+		moved, _, run, err := x.expand(s, s.cur, 0)
+		if run != nil || err != nil {
+			return run, err
 		}
-		if id != done && (done >= 0 || !x.privateNext(m.threads[id])) {
-			moved, _, run, err := x.expand(s, id, 0)
-			if run != nil || err != nil {
-				return run, err
-			}
-			if moved {
-				cost = 1
-			}
-		} else if id == done {
+		if moved {
 			cost = 1
 		}
 	}

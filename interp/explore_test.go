@@ -247,22 +247,29 @@ int main(void) { int i; for (i = 0; i < 4; i++) g++; assert(g != 4); return 0; }
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := lowerC(t, strings.ReplaceAll(c.name, " ", "_")+".c", c.src)
-			res, err := Explore(context.Background(), p, ExploreOptions{Unwind: c.unwind})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != c.want {
-				t.Fatalf("status %v (%s), want %v", res.Status, res.Reason, c.want)
-			}
-			if res.Status == NoViolation && res.Complete != c.complete {
-				t.Errorf("complete %v, want %v", res.Complete, c.complete)
-			}
-			if res.Run != nil {
-				if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
-					t.Errorf("the violation does not replay: %v", err)
-				}
-			}
+			checkExplore(t, p, ExploreOptions{Unwind: c.unwind}, c.want, c.complete)
 		})
+	}
+}
+
+// checkExplore runs Explore on p and checks its status, its completeness
+// (NoViolation) and that its violation replays.
+func checkExplore(t *testing.T, p *P.Program, opts ExploreOptions, want ExploreStatus, complete bool) {
+	t.Helper()
+	res, err := Explore(context.Background(), p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != want {
+		t.Fatalf("status %v (%s), want %v", res.Status, res.Reason, want)
+	}
+	if res.Status == NoViolation && res.Complete != complete {
+		t.Errorf("complete %v, want %v", res.Complete, complete)
+	}
+	if res.Run != nil {
+		if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
+			t.Errorf("the violation does not replay: %v", err)
+		}
 	}
 }
 
@@ -320,21 +327,7 @@ int main(int argc, char **argv) { int i; for (i = 0; i < 3; i++) g++; assert(g !
 		t.Run(c.name, func(t *testing.T) {
 			p := lowerC(t, strings.ReplaceAll(c.name, " ", "_")+".c", c.src)
 			opts := ExploreOptions{Unwind: 2, Unbounded: c.unbounded, BoundPreemptions: c.pre >= 0, Preemptions: c.pre}
-			res, err := Explore(context.Background(), p, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != c.want {
-				t.Fatalf("status %v (%s), want %v", res.Status, res.Reason, c.want)
-			}
-			if res.Status == NoViolation && res.Complete != c.complete {
-				t.Errorf("complete %v, want %v", res.Complete, c.complete)
-			}
-			if res.Run != nil {
-				if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
-					t.Errorf("the violation does not replay: %v", err)
-				}
-			}
+			checkExplore(t, p, opts, c.want, c.complete)
 		})
 	}
 }

@@ -170,6 +170,22 @@ func (s *replaySource) next(t *program.Type) program.Value {
 	return v
 }
 
+// Confirm replays run on p and returns the replayed run when it ends in a
+// violation and draws no opaque value, that is, when it is a run of the C
+// program that may be reported as FALSE; otherwise an error says why not.
+func Confirm(p *program.Program, run *program.Run) (*program.Run, error) {
+	out, err := Replay(p, run)
+	switch {
+	case err != nil:
+		return nil, err
+	case out.Status != Violated:
+		return nil, fmt.Errorf("the run replays to %s, not a violation", out.Status)
+	case len(out.Opaque) > 0:
+		return nil, fmt.Errorf("the run draws opaque values: %s", strings.Join(out.Opaque, ", "))
+	}
+	return out.Run, nil
+}
+
 // Replay executes run on p step by step. Each step must name the current
 // instruction of its thread, and the step must be enabled: the thread
 // exists and has not ended, no other thread is inside an atomic section,

@@ -528,10 +528,6 @@ func encodeOnce(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 			}
 			return e, nil
 		}
-		if readPts != nil {
-			// the objects changed under the targets' ids
-			readPts = unionPts(nil, e.writtenPts)
-		}
 		prev = e.objs
 	}
 	return nil, program.Errorf(program.Unsupported, "pointer targets do not stabilise")

@@ -127,6 +127,12 @@ type outcome struct {
 	elapsed       time.Duration
 }
 
+// another returns a new UNKNOWN outcome of the same check (file, mode,
+// backend, bounds, program), for a second answer that may replace o.
+func (o *outcome) another() *outcome {
+	return &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: o.prog}
+}
+
 type cegpvStats struct {
 	Levels     int               `json:"levels"`
 	Checks     int               `json:"backend_checks"`
@@ -262,7 +268,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	if q, n := program.WithoutOpaque(p); n > 0 {
 		log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
 		qctx, cancel := backend.WithShare(ctx, 0.5)
-		o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: p}
+		o2 := o.another()
 		res2, cs2, err2 := checkMode(qctx, q)
 		cancel()
 		o2.CEGPV = cs2
@@ -316,7 +322,8 @@ func beyond(ctx context.Context, o *outcome, p *program.Program, be backend.Back
 	res, how, found := cegpv.Beyond(bctx, p, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, NoBackend: noBackend, Logger: log.Named("beyond")})
 	switch {
 	case found && res.Verdict == backend.Unsafe:
-		o2 := &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: o.prog, CEGPV: o.CEGPV, FoundBeyond: how}
+		o2 := o.another()
+		o2.CEGPV, o2.FoundBeyond = o.CEGPV, how
 		judge(ctx, o2, o.prog, be, res, nil)
 		if o2.Verdict == "FALSE" {
 			*o = *o2
