@@ -60,7 +60,8 @@
 // Check can run two more searches around the encoding:
 //
 //   - iterative deepening for bugs (deepen): the encoding at unwind 1 (or
-//     Bounds.DeepenFrom), 2, …, Unwind-1 first, each with at most 3/4 of the time left; a
+//     Bounds.DeepenFrom), 2, …, Unwind-1 first, each with at most 3/4 of the
+//     time left, until a step takes more than 1 s (deepenJump); a
 //     violation found there is a real run, found at a fraction of the cost
 //     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
 //     step that cut no path is the final answer (Options.NoDeepening turns
@@ -194,8 +195,8 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 //   - is Safe and cut no path (no loop, recursion or spawn reached the
 //     step's bound): every run of p was explored, so the answer is that of
 //     the full bounds too, returned with the full bounds (done);
-//   - ends otherwise (timeout, an invalid access, an error): the full
-//     check decides (not done).
+//   - ends otherwise (timeout, an invalid access, an error), or is Safe
+//     after more than deepenJump: the full check decides (not done).
 //
 // A Safe step that cut paths says nothing about deeper runs, so the next
 // step follows. The shallow steps cost little next to the full one when
@@ -203,6 +204,7 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 // concurrent programs (measured: twostage_3, stack tasks).
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
 	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
+		stepStart := time.Now()
 		sctx, cancel := backend.WithShare(ctx, deepenShare)
 		sb := bounds
 		sb.Unwind = k
@@ -229,10 +231,20 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 			res.Proof = bounds.UnwindingAssertions
 			res.Complete = true
 			return res, true, nil
+		case bounds.DeepenFrom == 0 && time.Since(stepStart) > deepenJump:
+			// each unwinding costs several times the one before, so the
+			// steps left before the bounds would add a third or more to
+			// the check at the bounds, which finds their bugs too
+			return backend.Result{}, false, nil
 		}
 	}
 	return backend.Result{}, false, nil
 }
+
+// deepenJump ends deepen after a Safe step that took longer: the check at
+// the bounds follows at once. Not beyond the bounds (Bounds.DeepenFrom),
+// where the bounds are a limit of the search, not its goal.
+const deepenJump = time.Second
 
 // exploreDelay is how long the encoding runs alone before the explicit
 // search starts (explicit.Defaults; a variable for tests).

@@ -95,6 +95,26 @@ func (s *stepRec) idx() int { return s.seq }
 // clocks (see distinctWrites), so the last write is unique.
 func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 	e.tick()
+	// Writes statically before r: earlier in r's thread, or in an ancestor
+	// thread before the Spawn that leads to r's thread (r happens only if
+	// that Spawn did). rank orders them: the ancestor chain from main,
+	// then program order.
+	chain := map[*thread]int{}   // thread -> position in the chain, r's thread last
+	cutoff := map[*thread]int{}  // writes before this block seq are before r
+	sure := map[*thread]string{} // a write with this guard happens when r does
+	for th, seq, g := r.blk.th, r.blk.seq, r.g; th != nil; th = th.parent {
+		chain[th], cutoff[th], sure[th] = len(chain), seq, g.s
+		if th.spawn != nil {
+			seq, g = th.spawn.seq, th.spawnAt
+		}
+	}
+	rank := func(w *event) (int, bool) {
+		i, ok := chain[w.blk.th]
+		if !ok || w.blk.seq >= cutoff[w.blk.th] {
+			return 0, false
+		}
+		return (len(chain)-i)<<32 | w.blk.seq, true
+	}
 	var cands []*event
 	for _, w := range writes {
 		if w.blk == r.blk {
@@ -105,18 +125,20 @@ func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 		}
 		cands = append(cands, w)
 	}
-	// The latest earlier write of r's own thread that surely happens when r
-	// does hides every earlier write of that thread, and the initial value.
+	// The latest write statically before r that surely happens when r
+	// does hides every write statically before it, and the initial value.
 	var own *event
+	ownRank := -1
 	for _, w := range cands {
-		if w.blk.th == r.blk.th && (isTrue(w.g) || w.g.s == r.g.s) && (own == nil || w.blk.seq > own.blk.seq) {
-			own = w
+		k, ok := rank(w)
+		if ok && (isTrue(w.g) || w.g.s == sure[w.blk.th]) && k > ownRank {
+			own, ownRank = w, k
 		}
 	}
 	if own != nil {
 		kept := cands[:0:0]
 		for _, w := range cands {
-			if w.blk.th == r.blk.th && w.blk.seq < own.blk.seq {
+			if k, ok := rank(w); ok && k < ownRank {
 				continue
 			}
 			kept = append(kept, w)
@@ -125,8 +147,16 @@ func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 	}
 	ct := e.objs[r.cell.obj].cellType(r.cell.off)
 	initV = e.convertCell(initV, ct)
+	// With one possible source the read's value is that source's,
+	// unconditionally: r's fresh value matters only when r happens, and
+	// the solver can then substitute it (terms over it, such as x / d and
+	// x % d in two reads, become one).
 	if len(cands) == 0 {
-		e.assert(implies(r.g, valEq(r.v, initV)))
+		e.assert(valEq(r.v, initV))
+		return
+	}
+	if len(cands) == 1 && cands[0] == own {
+		e.assert(valEq(r.v, own.v))
 		return
 	}
 	e.nsym++
@@ -149,7 +179,7 @@ func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 	for _, w := range cands {
 		before := tTrue
 		notAfter := tTrue
-		if !(w.blk.th == r.blk.th && w.blk.seq < r.blk.seq) {
+		if _, ok := rank(w); !ok {
 			before = e.clockLT(w.blk.clock, r.blk.clock)
 			notAfter = e.clockLE(w.blk.clock, r.blk.clock)
 		}

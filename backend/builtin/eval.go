@@ -141,6 +141,42 @@ func (e *enc) convert(v val, from, to *program.Type) val {
 	return v
 }
 
+// quotient returns x / d, one named term per operands.
+func (e *enc) quotient(x, d *term, signed bool) *term {
+	key := pick(signed, "s ", "u ") + x.s + " " + d.s
+	if q, ok := e.divs[key]; ok {
+		return q
+	}
+	q := bin(pick(signed, "bvsdiv", "bvudiv"), x, d)
+	if !q.c {
+		q = e.name(q)
+		e.divs[key] = q
+	}
+	return q
+}
+
+// remBounds asserts what every remainder r of x by d satisfies, a theorem
+// of the SMT-LIB operations: |r| < |d| when d != 0, and r has the sign of x
+// (r <= x when unsigned). The solver would have to derive these bounds from
+// the bit-level division circuit, which z3 does slowly for signed operands
+// (30 s for 32 bits); stated over the same atoms the program's comparisons
+// use, they are found by propagation.
+func (e *enc) remBounds(x, d, r *term, signed bool) {
+	w := r.w
+	zero := bvc(w, 0)
+	if !signed {
+		e.assert(implies(not(eq(d, zero)), bin("bvult", r, d)))
+		e.assert(bin("bvule", r, x))
+		return
+	}
+	neg := bin("bvsub", zero, d)
+	e.assert(implies(bin("bvsgt", d, zero), and(bin("bvslt", r, d), bin("bvsgt", r, neg))))
+	// d = INT_MIN: -d is d again, and every r but INT_MIN itself is above it
+	e.assert(implies(bin("bvslt", d, zero), and(bin("bvsgt", r, d), or(eq(d, bvc(w, 1<<uint(w-1))), bin("bvslt", r, neg)))))
+	e.assert(implies(bin("bvsge", x, zero), bin("bvsge", r, zero)))
+	e.assert(implies(bin("bvslt", x, zero), bin("bvsle", r, zero)))
+}
+
 func (e *enc) binary(c *ectx, x *program.Binary, g *term) val {
 	a := e.eval(c, x.X, g)
 	b := e.eval(c, x.Y, g)
@@ -158,21 +194,20 @@ func (e *enc) binary(c *ectx, x *program.Binary, g *term) val {
 	case program.Mul:
 		return val{t: bin("bvmul", a.t, b.t)}
 	case program.Div:
-		q := bin(pick(signed, "bvsdiv", "bvudiv"), a.t, b.t)
-		if !q.c {
-			q = e.name(q)
-			e.divs[q.s[:0]+pick(signed, "s ", "u ")+a.t.s+" "+b.t.s] = q
-		}
-		return val{t: q}
+		return val{t: e.quotient(a.t, b.t, signed)}
 	case program.Rem:
 		// x % d == x - (x / d) * d holds for the SMT-LIB operations,
-		// division by zero and overflow included; reusing a quotient
-		// already computed shares the division circuit and makes the
-		// identity between / and % evident to the solver.
-		if q, ok := e.divs[pick(signed, "s ", "u ")+a.t.s+" "+b.t.s]; ok {
-			return val{t: bin("bvsub", a.t, bin("bvmul", q, b.t))}
+		// division by zero and overflow included. Writing it so shares
+		// the division circuit with x / d, and makes the identity
+		// between / and % evident to the solver even when the operands
+		// of the two are equal only by the reads-from constraints (two
+		// reads of a shared variable).
+		r := bin("bvsub", a.t, bin("bvmul", e.quotient(a.t, b.t, signed), b.t))
+		if !r.c {
+			r = e.name(r)
+			e.remBounds(a.t, b.t, r, signed)
 		}
-		return val{t: bin(pick(signed, "bvsrem", "bvurem"), a.t, b.t)}
+		return val{t: r}
 	case program.And:
 		return val{t: bin("bvand", a.t, b.t)}
 	case program.Or:

@@ -111,6 +111,7 @@ type thread struct {
 	fn      *program.Func
 	spawn   *block // the block of the Spawn that created it (nil for main)
 	spawnG  *term
+	spawnAt *term // the parent's guard at the Spawn (main: true)
 	tid     *term // symbolic thread id (main: 0)
 	start   *block
 	end     *block

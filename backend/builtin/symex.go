@@ -16,7 +16,7 @@ func (e *enc) symex() {
 	if main == nil {
 		e.unsupported(program.Pos{}, "no main function")
 	}
-	th := &thread{idx: 0, fn: main, spawnG: tTrue, tid: bvc(32, 0)}
+	th := &thread{idx: 0, fn: main, spawnG: tTrue, spawnAt: tTrue, tid: bvc(32, 0)}
 	e.threads = append(e.threads, th)
 	e.queue = append(e.queue, th)
 	for len(e.queue) > 0 {
@@ -89,6 +89,13 @@ func (e *enc) runThread(th *thread) {
 	}
 	th.endG = e.name(or(gs...))
 	th.end = e.newBlock(th, th.endG, "end", "")
+}
+
+// mutexInit says whether in is the lowering of pthread_mutex_init: the
+// unlocked value stored into a mutex.
+func mutexInit(in *program.Instr) bool {
+	c, ok := in.Rhs.(*program.Const)
+	return in.Op == program.OpAssign && in.Lhs.Type().Kind == program.Mutex && ok && c.V == 0
 }
 
 func (e *enc) newFrame(th *thread, f *program.Func, parent *frame, retAddr *val) *frame {
@@ -246,6 +253,11 @@ func (e *enc) step(fc *funcCtx, st *state, pc int) (*state, int) {
 				st.regs = append(st.regs, lk)
 			}
 		}
+		e.inSync = true
+	} else if fr.th.idx == 0 && len(e.spawns) == 0 && mutexInit(in) {
+		// pthread_mutex_init before any thread exists: no region of
+		// another thread can overlap it, so the lock cell stays touched
+		// only by lock operations (locks.go)
 		e.inSync = true
 	} else if len(st.held) > 0 {
 		if in.Op == program.OpAssume && !e.inSync {
@@ -712,7 +724,7 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	e.siteCnt[in.Label] = n + 1
 	var tid *term
 	for i, f := range fs {
-		child := &thread{idx: len(e.threads), fn: f, spawn: blk, spawnG: e.name(and(g, cs[i])), parent: th, site: in.Label}
+		child := &thread{idx: len(e.threads), fn: f, spawn: blk, spawnG: e.name(and(g, cs[i])), spawnAt: g, parent: th, site: in.Label}
 		child.tid = e.fresh("tid", 32)
 		if len(f.Params) > 0 && arg != nil {
 			child.arg = e.convertCell(arg[0], f.Params[0].Type)

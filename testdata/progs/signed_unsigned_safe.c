@@ -1,6 +1,5 @@
 // expect: safe
 // bounds: unwind=3 threads=2
-// builtin: unknown: z3 4.8 does not prove the bounds of the remainder of 32-bit nondet values within 30 s (also not within 120 s, nor with four fixed divisors)
 // Integer semantics that hold for every input. Comparing a negative int
 // with an unsigned converts it to a huge unsigned value; C division
 // truncates toward zero with q * d + r == x and |r| < |d|; >> of a
