@@ -23,8 +23,12 @@
 // __VERIFIER_error, the path is dead.
 //
 // Encoding details (see the files): reads-from uses the linear "last write"
-// form (concur.go); a block's reads see memory before it, its writes are
-// flushed at its end (encode.go). Three reductions keep every reachable
+// form (concur.go), where writes statically before a read (earlier in its
+// thread, or in an ancestor before the spawn leading to it) need no clock
+// comparison and the latest one that surely happens hides the others; a
+// block's reads see memory before it, its writes are flushed at its end
+// (encode.go); x % d is x - (x / d) * d with the quotient shared, plus the
+// remainder's bounds as lemmas (eval.go). Three reductions keep every reachable
 // violation while representing many runs by one (type reductions):
 //
 //   - lock regions (pthread mutexes and user-defined atomic lock functions,
