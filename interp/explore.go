@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"cegpv.dev/cegpv/internal/heap"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -49,6 +50,11 @@ type ExploreOptions struct {
 	// MaxStateBytes bounds the memory the set of visited states may use
 	// (0 = 256 MiB); beyond it Explore gives up.
 	MaxStateBytes int
+	// MaxHeap bounds the Go heap of the whole process while Explore runs
+	// (0 = 768 MiB): the states on the search path, not counted by
+	// MaxStateBytes, can be large (many threads) and many (loops
+	// unbounded); beyond it Explore gives up.
+	MaxHeap uint64
 }
 
 // ExploreStatus is how Explore ended.
@@ -110,7 +116,8 @@ type ExploreResult struct {
 //
 // Explore gives up (Inconclusive) when a draw has no finite domain, when a
 // run reaches an execution error (the symbolic backend reports those), when
-// the visited states exceed MaxStateBytes, and when ctx ends.
+// the visited states exceed MaxStateBytes or the heap MaxHeap, and when ctx
+// ends.
 func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (*ExploreResult, error) {
 	if opts.Unwind <= 0 {
 		opts.Unwind = 5
@@ -120,6 +127,9 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (*Exp
 	}
 	if opts.MaxStateBytes <= 0 {
 		opts.MaxStateBytes = 256 << 20
+	}
+	if opts.MaxHeap == 0 {
+		opts.MaxHeap = 768 << 20
 	}
 	doms, err := domains(p)
 	if err != nil {
@@ -265,9 +275,12 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 	if x.bytes > x.opts.MaxStateBytes {
 		return nil, &giveUp{fmt.Sprintf("explicit search: more than %d MiB of states (%d states)", x.opts.MaxStateBytes>>20, len(x.visited))}
 	}
-	if len(x.visited)%4096 == 0 {
+	if len(x.visited)%256 == 0 {
 		if err := x.ctx.Err(); err != nil {
 			return nil, &giveUp{"explicit search: " + err.Error()}
+		}
+		if h := heap.Bytes(); h > x.opts.MaxHeap {
+			return nil, &giveUp{fmt.Sprintf("explicit search: the heap exceeds %d MiB (%d states)", x.opts.MaxHeap>>20, len(x.visited))}
 		}
 	}
 	if x.opts.Unbounded {

@@ -331,3 +331,21 @@ int main(int argc, char **argv) { int i; for (i = 0; i < 3; i++) g++; assert(g !
 		})
 	}
 }
+
+// TestExploreHeapBudget: a search whose states outgrow the heap budget
+// gives up with the reason, instead of taking the machine's memory (the
+// states on the path of a spawn loop with loops unbounded).
+func TestExploreHeapBudget(t *testing.T) {
+	p := lowerC(t, "spawn_forever.c", `
+#include <pthread.h>
+int r;
+void *w(void *a) { r = r + 1; return 0; }
+int main(void) { pthread_t t; while (1) pthread_create(&t, 0, w, 0); return 0; }`)
+	res, err := Explore(context.Background(), p, ExploreOptions{Unbounded: true, MaxHeap: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Inconclusive || !strings.Contains(res.Reason, "heap exceeds") {
+		t.Fatalf("status %v, reason %q; want Inconclusive, heap exceeded", res.Status, res.Reason)
+	}
+}

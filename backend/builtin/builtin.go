@@ -200,7 +200,9 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 //     step's bound): every run of p was explored, so the answer is that of
 //     the full bounds too, returned with the full bounds (done);
 //   - ends otherwise (timeout, an invalid access, an error), or is Safe
-//     after more than deepenJump: the full check decides (not done).
+//     after more than deepenJump: the full check decides (not done);
+//     beyond the bounds (Bounds.DeepenFrom), such a step ends the search
+//     instead (done, with its answer).
 //
 // A Safe step that cut paths says nothing about deeper runs, so the next
 // step follows. The shallow steps cost little next to the full one when
@@ -226,6 +228,11 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		cancel()
 		b.opts.Logger.Debug("deepening", "unwind", k, "verdict", res.Verdict, "reason", res.Reason, "complete", complete)
 		switch {
+		case (err != nil || res.Verdict == backend.Unknown) && bounds.DeepenFrom > 0:
+			// beyond the bounds, a deeper check will not end where
+			// this one did not
+			res.Bounds = bounds
+			return res, true, err
 		case err != nil || res.Verdict == backend.Unknown:
 			return backend.Result{}, false, nil
 		case res.Verdict == backend.Unsafe:

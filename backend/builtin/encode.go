@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
 
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/internal/heap"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -100,7 +100,7 @@ func (e *enc) tick() {
 		}
 	}
 	if e.ticks%1024 == 0 {
-		if h := heapBytes(); h > MaxEncodeHeap {
+		if h := heap.Bytes(); h > MaxEncodeHeap {
 			panic(&program.Error{Kind: program.Memout, Err: fmt.Errorf("encoding: the symbolic execution exceeds %d MiB of memory for these bounds", MaxEncodeHeap>>20)})
 		}
 	}
@@ -113,16 +113,6 @@ var (
 	MaxEncodeHeap   uint64 = 1 << 30
 	MaxFormulaBytes        = 256 << 20
 )
-
-var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-
-func heapBytes() uint64 {
-	metrics.Read(heapSample)
-	if heapSample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return heapSample[0].Value.Uint64()
-}
 
 type cellEvents struct {
 	reads, writes []*event

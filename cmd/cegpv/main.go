@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -58,6 +59,12 @@ func init() {
 }
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// a task's budget is 2 GiB with its solver (issue 3); the
+		// encoding and the explicit search give up at 1 GiB and 768 MiB
+		// of heap objects, and the collector keeps the rest near them
+		debug.SetMemoryLimit(1536 << 20)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -68,7 +68,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
-	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 10s, at most half the time left; a violation found is a real run, replayed (0: off)")
+	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
 }
 
@@ -293,11 +293,11 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 
 // beyond looks for a violation of p beyond the bounds after the bounded
 // TRUE in o, which took elapsed (cegpv.Beyond): for twice that time, at
-// least 10s, at most --beyond and at most half the time left; the backend
+// least 15s, at most --beyond and at most half the time left; the backend
 // only when elapsed is at most half of that. A violation found replaces
 // the TRUE (judged, so replayed on p, like any other).
 func beyond(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, vf *verifyFlags, elapsed time.Duration, log hclog.Logger) {
-	budget := min(vf.beyond, max(10*time.Second, 2*elapsed))
+	budget := min(vf.beyond, max(15*time.Second, 2*elapsed))
 	if dl, ok := ctx.Deadline(); ok {
 		budget = min(budget, time.Until(dl)/2)
 	}
