@@ -97,9 +97,9 @@ func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 	e.tick()
 	// Writes statically before r: earlier in r's thread, or in an ancestor
 	// thread before the Spawn that leads to r's thread (r happens only if
-	// that Spawn did). rank orders them: the ancestor chain from main,
-	// then program order.
-	chain := map[*thread]int{}   // thread -> position in the chain, r's thread last
+	// that Spawn did). rank orders them: by thread along the chain of
+	// ancestors (main lowest, r's thread highest), then in program order.
+	chain := map[*thread]int{}   // thread -> distance from r's thread (0) towards main
 	cutoff := map[*thread]int{}  // writes before this block seq are before r
 	sure := map[*thread]string{} // a write with this guard happens when r does
 	for th, seq, g := r.blk.th, r.blk.seq, r.g; th != nil; th = th.parent {
