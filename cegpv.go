@@ -69,7 +69,9 @@ type Options struct {
 	Heuristic depgraph.Heuristic // nil: the paper's (depgraph.Paper)
 	Property  string             // check only this assertion ("" = all)
 	// MaxIterations bounds the spurious counterexamples excluded at one
-	// abstraction level before the kept set is widened (0: 16).
+	// abstraction level before the kept set is widened (0: 4; measured on
+	// both SV-COMP sets against 16: more tasks solved, less time, see
+	// docs/bench/cegpv-max-iterations-4).
 	MaxIterations int
 	// MaxChecks bounds the backend calls of the whole run (0: 1000); when
 	// it is exhausted the answer is UNKNOWN with that reason.
@@ -137,7 +139,7 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		v.log = hclog.NewNullLogger()
 	}
 	if v.opts.MaxIterations <= 0 {
-		v.opts.MaxIterations = 16
+		v.opts.MaxIterations = 4
 	}
 	if v.opts.MaxChecks <= 0 {
 		v.opts.MaxChecks = 1000

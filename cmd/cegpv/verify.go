@@ -54,7 +54,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver command for the builtin backend (z3, cvc5, boolector, or a full command line)")
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
-	fs.IntVar(&v.maxIter, "max-iterations", 16, "spurious counterexamples excluded per abstraction level before it is widened")
+	fs.IntVar(&v.maxIter, "max-iterations", 4, "spurious counterexamples excluded per abstraction level before it is widened")
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
