@@ -228,12 +228,13 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		cancel()
 		b.opts.Logger.Debug("deepening", "unwind", k, "verdict", res.Verdict, "reason", res.Reason, "complete", complete)
 		switch {
-		case (err != nil || res.Verdict == backend.Unknown) && bounds.DeepenFrom > 0:
-			// beyond the bounds, a deeper check will not end where
-			// this one did not
-			res.Bounds = bounds
-			return res, true, err
 		case err != nil || res.Verdict == backend.Unknown:
+			if bounds.DeepenFrom > 0 {
+				// beyond the bounds, a deeper check will not end where
+				// this one did not
+				res.Bounds = bounds
+				return res, true, err
+			}
 			return backend.Result{}, false, nil
 		case res.Verdict == backend.Unsafe:
 			return res, true, nil
@@ -565,20 +566,7 @@ func unionPts(a, b map[cellKey]map[int]bool) map[cellKey]map[int]bool {
 	out := map[cellKey]map[int]bool{}
 	for _, m := range []map[cellKey]map[int]bool{a, b} {
 		for k, ids := range m {
-			cur, seen := out[k]
-			switch {
-			case seen && cur == nil:
-			case ids == nil:
-				out[k] = nil
-			default:
-				if cur == nil {
-					cur = map[int]bool{}
-					out[k] = cur
-				}
-				for id := range ids {
-					cur[id] = true
-				}
-			}
+			addPts(out, k, ids)
 		}
 	}
 	return out

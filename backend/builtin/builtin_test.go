@@ -269,21 +269,11 @@ func TestProgs(t *testing.T) {
 			if err != nil {
 				t.Skipf("frontend: %v", err)
 			}
-			// A program the backend is known not to answer says why in
-			// its header ("// builtin: unknown: REASON"; it gets 5 s);
-			// any other UNKNOWN, timeout included, fails: every testdata
-			// program gets its expected verdict.
-			known := knownUnknown(t, f)
-			limit := 30 * time.Second
-			if known != "" {
-				limit = 5 * time.Second
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), limit)
+			// any UNKNOWN, timeout included, fails: every testdata
+			// program gets its expected verdict
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			res, err := New(Options{}).Check(ctx, p, b)
-			if known != "" && (err != nil || res.Verdict == backend.Unknown) {
-				t.Skipf("known: %s (%v %v)", known, res.Reason, err)
-			}
 			if err != nil {
 				t.Fatalf("%s: %v", want, err)
 			}
@@ -297,29 +287,8 @@ func TestProgs(t *testing.T) {
 			case want == "unsafe" && res.Verdict != backend.Unsafe, want == "safe" && res.Verdict != backend.Safe:
 				t.Fatalf("verdict %v (%s), expected %s", res.Verdict, res.Reason, want)
 			}
-			if known != "" {
-				t.Errorf("answered although its header says it is known not to be (%s): drop the line", known)
-			}
 		})
 	}
-}
-
-// knownUnknown returns the reason in f's "// builtin: unknown: " header
-// line, or "".
-func knownUnknown(t *testing.T, f string) string {
-	src, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(src), "\n") {
-		if !strings.HasPrefix(line, "//") {
-			break
-		}
-		if r, ok := strings.CutPrefix(line, "// builtin: unknown: "); ok {
-			return r
-		}
-	}
-	return ""
 }
 
 // progFile reads a testdata program: its expected verdict and bounds (from

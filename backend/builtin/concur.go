@@ -99,21 +99,24 @@ func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 	// thread before the Spawn that leads to r's thread (r happens only if
 	// that Spawn did). rank orders them: by thread along the chain of
 	// ancestors (main lowest, r's thread highest), then in program order.
-	chain := map[*thread]int{}   // thread -> distance from r's thread (0) towards main
-	cutoff := map[*thread]int{}  // writes before this block seq are before r
-	sure := map[*thread]string{} // a write with this guard happens when r does
+	type link struct {
+		dist   int    // from r's thread (0) towards main
+		cutoff int    // writes before this block seq are before r
+		sure   string // a write with this guard happens when r does
+	}
+	chain := map[*thread]link{}
 	for th, seq, g := r.blk.th, r.blk.seq, r.g; th != nil; th = th.parent {
-		chain[th], cutoff[th], sure[th] = len(chain), seq, g.s
+		chain[th] = link{len(chain), seq, g.s}
 		if th.spawn != nil {
 			seq, g = th.spawn.seq, th.spawnAt
 		}
 	}
 	rank := func(w *event) (int, bool) {
-		i, ok := chain[w.blk.th]
-		if !ok || w.blk.seq >= cutoff[w.blk.th] {
+		l, ok := chain[w.blk.th]
+		if !ok || w.blk.seq >= l.cutoff {
 			return 0, false
 		}
-		return (len(chain)-i)<<32 | w.blk.seq, true
+		return (len(chain)-l.dist)<<32 | w.blk.seq, true
 	}
 	var cands []*event
 	for _, w := range writes {
@@ -131,7 +134,7 @@ func (e *enc) readsFrom(r *event, initV val, writes []*event) {
 	ownRank := -1
 	for _, w := range cands {
 		k, ok := rank(w)
-		if ok && (isTrue(w.g) || w.g.s == sure[w.blk.th]) && k > ownRank {
+		if ok && (isTrue(w.g) || w.g.s == chain[w.blk.th].sure) && k > ownRank {
 			own, ownRank = w, k
 		}
 	}

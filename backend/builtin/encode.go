@@ -533,21 +533,25 @@ func (e *enc) recordPts(key cellKey, v val) {
 	if e.writtenPts == nil {
 		e.writtenPts = map[cellKey]map[int]bool{}
 	}
-	cur, seen := e.writtenPts[key]
-	if seen && cur == nil {
-		return
-	}
-	p := ptsOf(v)
-	if p == nil {
-		e.writtenPts[key] = nil
-		return
-	}
-	if cur == nil {
-		cur = map[int]bool{}
-		e.writtenPts[key] = cur
-	}
-	for id := range p {
-		cur[id] = true
+	addPts(e.writtenPts, key, ptsOf(v))
+}
+
+// addPts adds the targets ids (nil: unknown) to m[key]; an unknown entry
+// absorbs every other. The sets of m are m's own, never ids.
+func addPts(m map[cellKey]map[int]bool, key cellKey, ids map[int]bool) {
+	cur, seen := m[key]
+	switch {
+	case seen && cur == nil:
+	case ids == nil:
+		m[key] = nil
+	default:
+		if cur == nil {
+			cur = map[int]bool{}
+			m[key] = cur
+		}
+		for id := range ids {
+			cur[id] = true
+		}
 	}
 }
 
