@@ -191,7 +191,7 @@ func (fl *funcLowerer) tmp(t *program.Type) *program.Ref {
 		}
 	}
 	fl.localNames[name] = true
-	v := &program.Var{Name: name, Type: t, Pos: fl.cur}
+	v := &program.Var{Name: name, Type: t, Temp: true, Pos: fl.cur}
 	fl.f.Locals = append(fl.f.Locals, v)
 	d := fl.newInstr(program.OpDecl)
 	d.Var = name

@@ -215,7 +215,7 @@ func (fl *funcLowerer) tlsSetup() {
 			continue
 		}
 		pt := l.ptrTo(tv.typ)
-		v := &program.Var{Name: l.uniqueName("__tls_"+x, fl.localNames), Type: pt, Pos: toPos(tv.decl.Position())}
+		v := &program.Var{Name: l.uniqueName("__tls_"+x, fl.localNames), Type: pt, Temp: true, Pos: toPos(tv.decl.Position())}
 		fl.localNames[v.Name] = true
 		fl.f.Params = append(fl.f.Params, v)
 		ref := &program.Ref{Name: v.Name, Local: true, T: pt}

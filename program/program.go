@@ -99,7 +99,11 @@ type Var struct {
 	// AddrTaken is set when the variable's address is taken anywhere, which
 	// makes it shared memory even when it is a local.
 	AddrTaken bool
-	Pos       Pos
+	// Temp marks a variable the front end introduced (a temporary of a
+	// lowered expression), which is not in the C source; counterexamples
+	// leave its values out of the source-level view.
+	Temp bool
+	Pos  Pos
 }
 
 // Func is a function.

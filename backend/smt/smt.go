@@ -255,6 +255,7 @@ func (s *Solver) checkSat(cmd string) (Result, error) {
 	if err != nil {
 		return Unknown, err
 	}
+	s.log.Trace("checked", "answer", sx.atom, "time", time.Since(start))
 	switch sx.atom {
 	case "sat":
 		return Sat, nil

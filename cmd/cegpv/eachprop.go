@@ -81,7 +81,7 @@ func writeEach(w io.Writer, vf *verifyFlags, rep *propertyReport, code int) int 
 	}
 	for _, o := range rep.Properties {
 		fmt.Fprintf(w, "\n== property %s\n", o.Property)
-		writeText(w, o)
+		writeText(w, o, vf.trace)
 	}
 	fmt.Fprintf(w, "\nSummary for %s:\n", rep.File)
 	for _, o := range rep.Properties {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -46,6 +45,7 @@ type verifyFlags struct {
 	noDeepen   bool
 	explicit   bool
 	beyond     time.Duration
+	trace      string
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -69,6 +69,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
+	fs.StringVar(&v.trace, "trace", traceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
 	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
 }
 
@@ -140,17 +141,6 @@ type cegpvStats struct {
 	Iterations []cegpv.Iteration `json:"iterations"`
 }
 
-type traceStep struct {
-	Step      int               `json:"step"`
-	Thread    int               `json:"thread"`
-	Label     string            `json:"label"`
-	File      string            `json:"file,omitempty"`
-	Line      int               `json:"line,omitempty"`
-	Statement string            `json:"statement"`
-	Assigned  map[string]string `json:"assigned,omitempty"`
-	Hidden    bool              `json:"-"`
-}
-
 type outcomeStats struct {
 	Events       int     `json:"events"`
 	States       int     `json:"explicit_states,omitempty"`
@@ -170,6 +160,10 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code >= 0 {
 		return code
 	}
+	if !slices.Contains(traceStyles, vf.trace) {
+		fmt.Fprintf(stderr, "cegpv verify: unknown trace style %q (%s)\n", vf.trace, strings.Join(traceStyles, " or "))
+		return exitUsage
+	}
 	if !slices.Contains(cegpv.Refinements, vf.refinement) {
 		fmt.Fprintf(stderr, "cegpv verify: unknown refinement %q (%s)\n", vf.refinement, strings.Join(cegpv.Refinements, " or "))
 		return exitUsage
@@ -188,7 +182,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		enc.SetIndent("", "  ")
 		enc.Encode(o)
 	} else {
-		writeText(stdout, o)
+		writeText(stdout, o, vf.trace)
 	}
 	switch o.Verdict {
 	case "TRUE":
@@ -438,32 +432,10 @@ func (g graceful) Check(ctx context.Context, p *program.Program, b backend.Bound
 // backends maps --backend names to constructors.
 var backends = map[string]func(*verifyFlags, hclog.Logger) (backend.Backend, error){}
 
-func traceOf(p *program.Program, run *program.Run) []traceStep {
-	ix := program.NewIndex(p)
-	var out []traceStep
-	for i, s := range run.Steps {
-		in := ix.Instr[s.Label]
-		ts := traceStep{Step: i + 1, Thread: s.Thread, Label: string(s.Label)}
-		if in != nil {
-			ts.File, ts.Line = in.Pos.File, in.Pos.Line
-			ts.Statement = in.String()
-			ts.Hidden = in.Op == program.OpSkip || in.Op == program.OpDecl || (in.Op == program.OpGoto && in.Rhs == nil)
-		}
-		if len(s.Assigned) > 0 {
-			ts.Assigned = map[string]string{}
-			for _, w := range s.Assigned {
-				ts.Assigned[w.Loc] = w.Val.String()
-			}
-		}
-		out = append(out, ts)
-	}
-	return out
-}
-
-func writeText(w io.Writer, o *outcome) {
+func writeText(w io.Writer, o *outcome, traceStyle string) {
 	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s)\n", o.File, o.Mode, o.Backend, o.Bounds)
 	if len(o.Trace) > 0 {
-		writeTrace(w, o)
+		writeTrace(w, o, traceStyle)
 	}
 	switch o.Verdict {
 	case "TRUE":
@@ -493,8 +465,20 @@ func writeText(w io.Writer, o *outcome) {
 				spurious++
 			}
 		}
+		// the kept temporaries of lowered expressions are counted, not named
+		temps := tempLocations(o.prog)
+		var named []string
+		for _, k := range c.Kept {
+			if !temps.has(k) {
+				named = append(named, k)
+			}
+		}
+		kept := strings.Join(named, ", ")
+		if n := len(c.Kept) - len(named); n > 0 {
+			kept += fmt.Sprintf(" and %d temporar%s", n, map[bool]string{true: "y", false: "ies"}[n == 1])
+		}
 		fmt.Fprintf(w, "cegpv: %d abstraction level(s), %d iteration(s), %d spurious counterexample(s), %d backend check(s); last level kept %d variable(s): %s\n",
-			c.Levels, len(c.Iterations), spurious, c.Checks, len(c.Kept), strings.Join(c.Kept, ", "))
+			c.Levels, len(c.Iterations), spurious, c.Checks, len(c.Kept), kept)
 	}
 	s := o.Stats
 	if s.States > 0 && s.Events == 0 {
@@ -503,43 +487,6 @@ func writeText(w io.Writer, o *outcome) {
 	}
 	fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 		s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
-}
-
-// writeTrace prints the counterexample as a listing in execution order, one
-// line per step, with each thread's statements in its own column band.
-func writeTrace(w io.Writer, o *outcome) {
-	threadFunc := map[int]string{0: "main"}
-	ix := program.NewIndex(o.prog)
-	next := 1
-	for _, ts := range o.Trace {
-		in := ix.Instr[program.Label(ts.Label)]
-		if in != nil && in.Op == program.OpSpawn {
-			if fr, ok := in.Func.(*program.FuncRef); ok {
-				threadFunc[next] = fr.Name
-			} else {
-				threadFunc[next] = program.ExprString(in.Func)
-			}
-			next++
-		}
-	}
-	fmt.Fprintf(w, "\nCounterexample (%d steps):\n", len(o.Trace))
-	fmt.Fprintf(w, "  %5s  %-14s %-6s %-44s %s\n", "step", "thread", "line", "statement", "values")
-	for _, ts := range o.Trace {
-		if ts.Hidden {
-			continue
-		}
-		th := fmt.Sprintf("%d:%s", ts.Thread, threadFunc[ts.Thread])
-		var vals []string
-		for k, v := range ts.Assigned {
-			vals = append(vals, k+"="+v)
-		}
-		sort.Strings(vals)
-		stmt := ts.Statement
-		if len(stmt) > 44 {
-			stmt = stmt[:41] + "..."
-		}
-		fmt.Fprintf(w, "  %5d  %-14s %-6d %-44s %s\n", ts.Step, th, ts.Line, stmt, strings.Join(vals, " "))
-	}
 }
 
 // checkWithGrace runs be.Check and, should the backend fail to return within
