@@ -178,9 +178,11 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 // loop is the CEGPV loop: deepening, then the run at the bounds.
 func (v *verifier) loop(ctx context.Context) (Result, error) {
 	if !v.opts.NoDeepening && v.opts.Bounds.Unwind > 1 && v.work.Bounded() {
-		if res, done := v.deepen(ctx); done {
+		res, done, kept := v.deepen(ctx)
+		if done {
 			return res, nil
 		}
+		v.minKept = kept
 	}
 	res, err := v.run(ctx)
 	if v.instP != nil {
@@ -220,13 +222,21 @@ func (v *verifier) fromExplicit(r backend.Result) Result {
 // nothing about deeper runs; an Unknown one ends the deepening. The
 // iterations and checks of the shallow runs are counted in the answer. The
 // check at the bounds follows when no shallow run found a violation (done
-// is false); v is then as new.
+// is false); v is then as new, and kept is the size of the kept set with
+// which the last shallow run proved its bounds safe (0 if none did).
+//
+// The run at the bounds starts at that kept set (run skips narrower
+// levels): every run of the abstraction at a smaller unwinding is one at
+// the bounds, so the spurious counterexamples that made the shallow run
+// widen its narrower kept sets are there again. The kept sets only steer
+// the search, so skipping some is sound; Safe at a narrower level is just
+// as final as at a wider one.
 //
 // The loop stops at unwind 2 because a CEGPV run, unlike one backend check,
 // refines the abstraction of each unwinding anew: deeper shallow runs cost
 // as much as the run at the bounds (measured on 38_rand_cas, which ran
 // out of time when the deepening went to unwind 4).
-func (v *verifier) deepen(ctx context.Context) (Result, bool) {
+func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int) {
 	var iters []Iteration
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
@@ -246,10 +256,11 @@ func (v *verifier) deepen(ctx context.Context) (Result, bool) {
 		}
 		if res.Verdict == backend.Unsafe {
 			res.Iterations, res.Checks, res.Levels = iters, checks, w.level+1
-			return res, true
+			return res, true, 0
 		}
+		kept = len(res.Kept)
 	}
-	return Result{}, false
+	return Result{}, false, kept
 }
 
 // deepenShare is the share of the time left one shallow run of deepen may
@@ -265,6 +276,8 @@ type verifier struct {
 	checks int
 	level  int
 	instP  backend.Instance // the original program, encoded once, for forced checks
+	// minKept: run skips the levels that keep fewer variables (see deepen)
+	minKept int
 }
 
 // levels returns the heuristics of the successive abstraction levels: the
@@ -298,6 +311,10 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 		v0 := depgraph.Choose(g, h, v.opts.Property)
 		if len(v0) <= prev {
 			continue // no wider than the previous level
+		}
+		if len(v0) < v.minKept && len(v0) < len(g.Vars) {
+			v.log.Debug("abstraction level skipped: narrower than the one the deepening ended at", "heuristic", h.Name(), "kept", len(v0), "min_kept", v.minKept)
+			continue
 		}
 		prev = len(v0)
 		full := len(v0) == len(g.Vars)

@@ -365,3 +365,38 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); int t = x; x = t + 1;
 		t.Fatalf("safe program: %v within %v, %v", res.Verdict, res.Bounds, err)
 	}
 }
+
+// TestDeepeningCarriesKeptSet: when the deepening's shallow runs end safe
+// at a wider kept set (the narrower ones ran out of iterations on spurious
+// counterexamples), the run at the bounds starts at that kept set instead
+// of going through the narrower ones again; without deepening it starts at
+// the heuristic's own choice. The verdict is the same.
+func TestDeepeningCarriesKeptSet(t *testing.T) {
+	needZ3(t)
+	p, err := lowerSrc(`
+#include <pthread.h>
+int x, y, z;
+void *w(void *a) { int i; for (i = 0; i < 2; i++) { y = x; z = y; } return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; pthread_join(h, 0); assert(z == 0); return 0; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[bool]int{}
+	for _, noDeep := range []bool{true, false} {
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
+			Bounds: backend.Bounds{Unwind: 4}, MaxIterations: 1, NoDeepening: noDeep, NoExplicit: true})
+		if err != nil || res.Verdict != backend.Safe || res.Bounds.Unwind != 4 {
+			t.Fatalf("no-deepening=%v: %v within %v, %v", noDeep, res.Verdict, res.Bounds, err)
+		}
+		if len(res.Iterations) == 0 {
+			t.Fatalf("no-deepening=%v: no iterations", noDeep)
+		}
+		first[noDeep] = res.Iterations[0].Kept
+		if last := res.Iterations[len(res.Iterations)-1].Kept; last != len(res.Kept) {
+			t.Errorf("no-deepening=%v: last iteration keeps %d, result %d", noDeep, last, len(res.Kept))
+		}
+	}
+	if first[true] >= first[false] {
+		t.Errorf("the run at the bounds starts keeping %d variables after deepening, %d without: want more after", first[false], first[true])
+	}
+}
