@@ -400,3 +400,29 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; pthread_join(h
 		t.Errorf("the run at the bounds starts keeping %d variables after deepening, %d without: want more after", first[false], first[true])
 	}
 }
+
+// TestMaxKeptShare: a level that keeps at least MaxKeptShare of the
+// variables is replaced by one check of the whole program; below it, the
+// loop starts at the heuristic's choice. Same verdict either way.
+func TestMaxKeptShare(t *testing.T) {
+	needZ3(t)
+	fig, p := paperFig2(t)
+	all := len(depgraph.Build(p).Vars)
+	for _, share := range []float64{0, 0.01} {
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}),
+			Bounds: backend.Bounds{Unwind: fig.Unwind}, MaxKeptShare: share, NoExplicit: true})
+		if err != nil || res.Verdict != backend.Unsafe {
+			t.Fatalf("share %v: verdict %v, err %v; want UNSAFE", share, res.Verdict, err)
+		}
+		if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+			t.Fatalf("share %v: the run does not replay: %v", share, err)
+		}
+		first := res.Iterations[0]
+		if share == 0 && first.Kept >= all {
+			t.Errorf("default share: the first level keeps all %d variables, want the paper's few", all)
+		}
+		if share > 0 && (first.Kept != all || len(res.Iterations) != 1 || res.Checks != 1 || first.Reconstruct != "") {
+			t.Errorf("share %v: iterations %+v, %d checks; want one check of the program with all %d variables", share, res.Iterations, res.Checks, all)
+		}
+	}
+}

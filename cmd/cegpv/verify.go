@@ -25,27 +25,28 @@ import (
 // verifyFlags are the flags of `cegpv verify`, in CBMC's spirit.
 type verifyFlags struct {
 	commonFlags
-	backend    string
-	solver     string
-	mode       string
-	unwind     int
-	unwindAsrt bool
-	threads    int
-	contexts   int
-	timeout    time.Duration
-	jsonOut    bool
-	heuristic  string
-	maxIter    int
-	dump       string
-	property   string
-	each       bool
-	jobs       int
-	relax      int
-	refinement string
-	noDeepen   bool
-	explicit   bool
-	beyond     time.Duration
-	trace      string
+	backend      string
+	solver       string
+	mode         string
+	unwind       int
+	unwindAsrt   bool
+	threads      int
+	contexts     int
+	timeout      time.Duration
+	jsonOut      bool
+	heuristic    string
+	maxIter      int
+	maxKeptShare float64
+	dump         string
+	property     string
+	each         bool
+	jobs         int
+	relax        int
+	refinement   string
+	noDeepen     bool
+	explicit     bool
+	beyond       time.Duration
+	trace        string
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -55,6 +56,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 4, "spurious counterexamples excluded per abstraction level before it is widened")
+	fs.Float64Var(&v.maxKeptShare, "max-kept-share", 0.8, "an abstraction keeping at least this share of the variables is skipped for a check of the whole program (1: never)")
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
@@ -240,7 +242,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 			return res, nil, err
 		case "cegpv":
 			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoExplicit: !vf.explicit,
-				MaxIterations: vf.maxIter, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log.Named("cegpv")})
+				MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log.Named("cegpv")})
 			cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
 			for _, k := range cr.Kept {
 				cs.Kept = append(cs.Kept, string(k))
