@@ -22,6 +22,11 @@
 //	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
 //	  V0 := a wider heuristic's choice    (the last level keeps every variable)
 //
+// The last level is one backend check of P; a level whose V0 has at least
+// MaxKeptShare of P's variables is replaced by it. After the deepening
+// (shallow runs of this loop at unwind 1 and 2, see deepen), the levels
+// narrower than the one the last shallow run ended safe at are skipped.
+//
 // With an incremental backend (backend.Incremental, the built-in one) the
 // same loop runs on two live solvers, one for A and one for P: "P forced
 // to follow π" is P under the atoms of F(seq) as assumptions, and what is
