@@ -87,8 +87,8 @@ type Options struct {
 	// one check of the program itself): such an abstraction costs about
 	// as much to check as the program, and refining it only adds checks
 	// (08_rand_cas keeps 16 of 19 at the first level: UNKNOWN after 60 s,
-	// 18 s with this; docs/bench/cegpv-max-kept-share). 0: 0.8; 1 or more:
-	// never.
+	// proved in 41 s with this on the bench, 18-24 s alone;
+	// docs/bench/cegpv-max-kept-share). 0: 0.8; 1 or more: never.
 	MaxKeptShare float64
 	// Relax is how many times a forced check of the original program that
 	// fails is repeated with the atoms of its unsat core dropped, looking
