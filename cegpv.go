@@ -130,7 +130,12 @@ type Iteration struct {
 	Instrs      int           `json:"abstract_instrs"`
 	Abstract    string        `json:"abstract_verdict"`
 	Reconstruct string        `json:"reconstruct_verdict,omitempty"`
-	BackendTime time.Duration `json:"backend_time_ns"`
+	BackendTime time.Duration `json:"backend_time_ns"` // both checks of the iteration
+	// AbstractTime is the check of the (refined) abstraction,
+	// ReconstructTime the check of the counterexample on the original
+	// program (0 when there was none).
+	AbstractTime    time.Duration `json:"abstract_time_ns"`
+	ReconstructTime time.Duration `json:"reconstruct_time_ns,omitempty"`
 }
 
 // Result is the answer of Verify.
@@ -438,6 +443,7 @@ func (v *verifier) checkRefined(ctx context.Context, ar *program.Program, it, ke
 	it1 := Iteration{Level: v.level, Iteration: it, Kept: kept, Instrs: size(ar)}
 	r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
 	it1.BackendTime = r.Stats.Total
+	it1.AbstractTime = r.Stats.Total
 	it1.Abstract = verdictWord(r, err)
 	v.iters = append(v.iters, it1)
 	return r, err
@@ -466,6 +472,7 @@ func (v *verifier) checkReconstructed(ctx context.Context, p1 *program.Program, 
 	s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
 	v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
 	v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
+	v.iters[len(v.iters)-1].ReconstructTime = s.Stats.Total
 	if err != nil {
 		return r1(s), true, err
 	}
@@ -610,6 +617,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		start := time.Now()
 		r, keys, err := ia.Check(ctx)
 		it1.BackendTime = time.Since(start)
+		it1.AbstractTime = it1.BackendTime
 		it1.Abstract = verdictWord(r, err)
 		v.iters = append(v.iters, it1)
 		if err == nil && r.Verdict == backend.Unsafe && (r.Run == nil || len(keys) != len(r.Run.Steps)) {
@@ -658,7 +666,8 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		start = time.Now()
 		s, blks, err := v.instP.CheckForced(ctx, visible, seq, v.opts.Relax)
 		last := &v.iters[len(v.iters)-1]
-		last.BackendTime += time.Since(start)
+		last.ReconstructTime = time.Since(start)
+		last.BackendTime += last.ReconstructTime
 		last.Reconstruct = verdictWord(s, err)
 		if err != nil {
 			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious

@@ -259,6 +259,11 @@ func TestPaperFig2(t *testing.T) {
 		t.Fatalf("final trace does not replay: %v", err)
 	}
 	t.Logf("%d iterations over %d levels", len(res.Iterations), res.Levels)
+	for _, it := range res.Iterations {
+		if it.AbstractTime <= 0 || it.BackendTime != it.AbstractTime+it.ReconstructTime || (it.ReconstructTime > 0) != (it.Reconstruct != "") {
+			t.Errorf("iteration %+v: times do not add up", it)
+		}
+	}
 
 	// with relaxation (the default), the forced check of the spurious
 	// counterexample fails and its relaxation finds the real bug at once
