@@ -414,6 +414,7 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 				return s.unknown(err)
 			}
 			cores = append(cores, b)
+			in.opts.Logger.Trace("forced check unsat", "round", round, "core", len(names), "assumed", len(cur))
 			if round >= relax || len(names) == len(cur) {
 				break
 			}
