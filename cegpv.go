@@ -354,7 +354,7 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 		} else if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental && !full {
 			// (the last level is one check of the program: the backend's
 			// own, whose encoding has no instance keys to carry)
-			res, done, err = v.level1Incremental(ctx, inc, g, v0, full)
+			res, done, err = v.level1Incremental(ctx, inc, g, v0)
 		} else {
 			res, done, err = v.level1(ctx, g, v0, full)
 		}
@@ -594,7 +594,9 @@ func (v *verifier) dump(name string, q *program.Program) {
 // encoded once and spurious runs are excluded by constraints over its clocks;
 // the original program is encoded once (for all levels) and reconstruction is
 // a check of it under constraints forcing the visible order of the run.
-func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incremental, g *depgraph.Graph, v0 []depgraph.Var, full bool) (Result, bool, error) {
+// It serves every level but the last, which level1 checks (one check of
+// the program).
+func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incremental, g *depgraph.Graph, v0 []depgraph.Var) (Result, bool, error) {
 	p := v.work
 	a, _, err := slice.Abstract(p, g, v0)
 	if err != nil {
@@ -608,7 +610,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 	}
 	defer ia.Close()
 	seen := map[string]bool{} // visible sequences found spurious at this level
-	for it := 0; it < v.opts.MaxIterations || full; it++ {
+	for it := 0; it < v.opts.MaxIterations; it++ {
 		if res, stop, err := v.exhausted(ctx); stop {
 			return res, true, err
 		}
@@ -630,17 +632,13 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		case backend.Safe:
 			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case backend.Unknown:
-			if !full && ctx.Err() == nil {
+			if ctx.Err() == nil {
 				// the abstraction is too coarse to decide (e.g. a possible invalid
 				// access through a sliced pointer): widen
 				v.log.Info("abstraction undecided, widening", "level", v.level, "reason", r.Reason)
 				return Result{}, false, nil
 			}
 			return r1(r), true, nil
-		}
-		if full {
-			res, err := v.confirm(r.Run, r)
-			return res, true, err
 		}
 		var seq []string
 		for i, st := range r.Run.Steps {
