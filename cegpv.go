@@ -519,26 +519,24 @@ func (v *verifier) check(ctx context.Context, q *program.Program, name string) (
 	return r, err
 }
 
-// confirm replays a run on the original program (soundness rule 1).
+// confirm replays a run on the original program (soundness rule 1, by
+// Judge, the rule Check applies to every answer).
 func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error) {
-	out, err := interp.Replay(v.p, run)
+	replayed, prop, opaque, err := Judge(v.p, run)
 	if err != nil {
-		return Result{}, program.Errorf(program.Internal, "counterexample does not replay on the original program: %v", err)
+		return Result{}, err
 	}
-	if out.Status != interp.Violated {
-		return Result{}, program.Errorf(program.Internal, "counterexample replays on the original program without a violation (%v)", out.Status)
-	}
-	if len(out.Opaque) > 0 {
+	if len(opaque) > 0 {
 		// The run draws values the model over-approximates (results of
 		// external functions): it is a run of the model, maybe not of the C
 		// program, so no FALSE can be claimed on it.
 		return Result{Result: backend.Result{Verdict: backend.Unknown, Bounds: from.Bounds, Stats: from.Stats,
-			Reason: program.OpaqueReason + ": " + strings.Join(out.Opaque, ", ")}}, nil
+			Reason: program.OpaqueReason + ": " + strings.Join(opaque, ", ")}}, nil
 	}
-	if v.opts.Property != "" && out.Prop != v.opts.Property {
-		return Result{}, program.Errorf(program.Internal, "counterexample violates %s, not the checked property %s", out.Prop, v.opts.Property)
+	if v.opts.Property != "" && prop != v.opts.Property {
+		return Result{}, program.Errorf(program.Internal, "counterexample violates %s, not the checked property %s", prop, v.opts.Property)
 	}
-	return Result{Result: backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: from.Bounds, Stats: from.Stats}}, nil
+	return Result{Result: backend.Result{Verdict: backend.Unsafe, Run: replayed, Bounds: from.Bounds, Stats: from.Stats}}, nil
 }
 
 // blockersText is the dump of one spurious counterexample of the

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/backend"
 	"github.com/hashicorp/go-hclog"
-	"golang.org/x/sync/errgroup"
-
-	"cegpv.dev/cegpv/program"
 )
 
 // propertyReport is the result of --each-property.
@@ -30,44 +29,26 @@ func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log
 		rep.Properties = []*outcome{o}
 		return writeEach(stdout, vf, rep, exitCodeFor(err))
 	}
-	props := program.Properties(p)
-	rep.Properties = make([]*outcome, len(props))
-	g, gctx := errgroup.WithContext(ctx)
-	if jobs < 1 {
-		jobs = 1
+	opts, err := vf.checkOptions(log)
+	if err != nil {
+		o := &outcome{File: file, Verdict: "UNKNOWN", Reason: err.Error(), err: err, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String()}
+		rep.Properties = []*outcome{o}
+		return writeEach(stdout, vf, rep, exitCodeFor(err))
 	}
-	g.SetLimit(jobs)
-	for i, id := range props {
-		g.Go(func() error {
-			one := *vf
-			one.property = id
-			o := verify(gctx, file, &one, log.With("property", id))
-			rep.Properties[i] = o
-			if k := program.KindOf(o.err); k == program.Crash || k == program.Internal {
-				return fmt.Errorf("%s: %w", id, o.err)
-			}
-			return nil
-		})
+	all := cegpv.CheckEach(ctx, p, opts, jobs)
+	for _, r := range all.Reports {
+		o := &outcome{File: file, Mode: vf.mode, Backend: vf.backend, prog: p}
+		o.fill(r)
+		o.Stats.TotalSec = r.Elapsed.Seconds()
+		rep.Properties = append(rep.Properties, o)
 	}
-	groupErr := g.Wait()
-	all, anyFalse := true, false
-	for i, o := range rep.Properties {
-		if o == nil { // not started: cancelled by another property's failure
-			o = &outcome{File: file, Property: props[i], Verdict: "UNKNOWN", Reason: fmt.Sprintf("not checked: %v", groupErr)}
-			rep.Properties[i] = o
-		}
-		if o.Property == "" {
-			o.Property = props[i]
-		}
-		anyFalse = anyFalse || o.Verdict == "FALSE"
-		all = all && o.Verdict == "TRUE"
-	}
+	rep.Verdict = all.Verdict.SVCOMP()
 	code := exitUnknown
-	switch {
-	case anyFalse:
-		rep.Verdict, code = "FALSE", exitUnsafe
-	case all:
-		rep.Verdict, code = "TRUE", exitSafe
+	switch all.Verdict {
+	case backend.Unsafe:
+		code = exitUnsafe
+	case backend.Safe:
+		code = exitSafe
 	}
 	return writeEach(stdout, vf, rep, code)
 }

@@ -17,8 +17,6 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
-	"cegpv.dev/cegpv/explicit"
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -199,7 +197,8 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // verify runs one check and never fails: every problem becomes UNKNOWN with
-// the reason.
+// the reason. The verdict is the library's (cegpv.Check); this only loads
+// the file, builds the backend and turns the report into an outcome.
 func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger) *outcome {
 	start := time.Now()
 	o := &outcome{File: file, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String(), Verdict: "UNKNOWN"}
@@ -214,182 +213,58 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		return unknown(err)
 	}
 	o.prog = p
-	be, err := newBackend(vf, log)
+	opts, err := vf.checkOptions(log)
 	if err != nil {
 		return unknown(err)
 	}
-	if vf.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
-		defer cancel()
-	}
-	h, herr := depgraph.Lookup(vf.heuristic)
-	if vf.mode == "cegpv" && herr != nil {
-		return unknown(herr)
-	}
-	// checkMode runs the chosen mode on q (p, or p with its opaque draws
-	// cut).
-	checkMode := func(ctx context.Context, q *program.Program) (backend.Result, *cegpvStats, error) {
-		switch vf.mode {
-		case "plain":
-			if vf.property != "" {
-				var err error
-				if q, err = program.OnlyProperty(q, vf.property); err != nil {
-					return backend.Result{}, nil, err
-				}
-			}
-			res, err := be.Check(ctx, q, vf.bounds())
-			return res, nil, err
-		case "cegpv":
-			cr, err := cegpv.Verify(ctx, q, cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoExplicit: !vf.explicit,
-				MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log.Named("cegpv")})
-			cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
-			for _, k := range cr.Kept {
-				cs.Kept = append(cs.Kept, string(k))
-			}
-			return cr.Result, cs, err
-		}
-		return backend.Result{}, nil, fmt.Errorf("unknown mode %q (cegpv or plain)", vf.mode)
-	}
-	t0 := time.Now()
-	// When p draws opaque values (results of library functions whose
-	// effect is over-approximated), a counterexample that draws one is
-	// no FALSE. The program with every instruction that draws an opaque
-	// value cut (assume(0), same label) has only the runs of p that draw
-	// none, so a violation it has is a FALSE of p (replayed on p); it is
-	// checked first, with half the time, since it is smaller (twostage_3:
-	// the thread counts that sscanf would set are constants there), then
-	// p itself.
-	qSafe := false
-	if q, n := program.WithoutOpaque(p); n > 0 {
-		log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
-		qctx, cancel := backend.WithShare(ctx, 0.5)
-		o2 := o.another()
-		res2, cs2, err2 := checkMode(qctx, q)
-		cancel()
-		o2.CEGPV = cs2
-		judge(ctx, o2, p, be, res2, err2)
-		if o2.Verdict == "FALSE" {
-			*o = *o2
-			return o
-		}
-		qSafe = err2 == nil && res2.Verdict == backend.Safe
-	}
-	res, cs, err := checkMode(ctx, p)
-	o.CEGPV = cs
-	judge(ctx, o, p, be, res, err)
-	if o.Verdict == "UNKNOWN" && strings.HasPrefix(o.Reason, program.OpaqueReason) && qSafe {
-		o.Reason += " (none avoids them within the bounds)"
-	}
-	if o.Verdict == "TRUE" && !res.Proof && !res.Complete && vf.beyond > 0 {
-		beyond(ctx, o, p, be, vf, time.Since(t0), log)
-	}
+	o.fill(cegpv.Check(ctx, p, opts))
 	return o
 }
 
-// beyond looks for a violation of p beyond the bounds after the bounded
-// TRUE in o, which took elapsed (cegpv.Beyond): for twice that time, at
-// least 15s, at most --beyond and at most half the time left; the backend
-// only when elapsed is at most half of that. A violation found replaces
-// the TRUE (judged, so replayed on p, like any other).
-func beyond(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, vf *verifyFlags, elapsed time.Duration, log hclog.Logger) {
-	budget := min(vf.beyond, max(15*time.Second, 2*elapsed))
-	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Until(dl)/2)
+// checkOptions turns the flags into the library's options.
+func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error) {
+	be, err := newBackend(vf, log)
+	if err != nil {
+		return cegpv.CheckOptions{}, err
 	}
-	if budget <= 0 {
-		return
+	h, err := depgraph.Lookup(vf.heuristic)
+	if vf.mode == cegpv.ModeCEGPV && err != nil {
+		return cegpv.CheckOptions{}, err
 	}
-	if vf.property != "" {
-		var err error
-		if p, err = program.OnlyProperty(p, vf.property); err != nil {
-			return
-		}
+	beyond := vf.beyond
+	if beyond <= 0 {
+		beyond = -1 // --beyond 0: off
 	}
-	// a deeper check costs more than the one within the bounds: when that
-	// took more than half the budget, only the explicit search runs
-	noBackend := elapsed > budget/2
-	if noBackend && (!vf.explicit || !explicit.Applies(p)) {
-		return
-	}
-	bctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
-	start := time.Now()
-	res, how, found := cegpv.Beyond(bctx, p, cegpv.BeyondOptions{Backend: be, Bounds: vf.bounds(), NoExplicit: !vf.explicit, NoBackend: noBackend, Logger: log.Named("beyond")})
-	switch {
-	case found && res.Verdict == backend.Unsafe:
-		o2 := o.another()
-		o2.CEGPV, o2.FoundBeyond = o.CEGPV, how
-		judge(ctx, o2, o.prog, be, res, nil)
-		if o2.Verdict == "FALSE" {
-			*o = *o2
-			return
-		}
-		log.Error("the violation found beyond the bounds is not a FALSE", "reason", o2.Reason)
-	case found:
-		o.Proof = res.Proof
-		o.Beyond = "every run explored: " + how
-		return
-	}
-	o.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
+	return cegpv.CheckOptions{
+		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoExplicit: !vf.explicit,
+			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log},
+		Mode:   vf.mode,
+		Beyond: beyond,
+	}, nil
 }
 
-// judge fills o from the result of a check of p (or of a program whose
-// runs are runs of p): a violation becomes FALSE only with a run replayed
-// on p that draws no opaque value.
-func judge(ctx context.Context, o *outcome, p *program.Program, be backend.Backend, res backend.Result, err error) {
+// fill copies the library's report into o.
+func (o *outcome) fill(r *cegpv.Report) {
+	res := r.Result
 	o.result = res
 	o.Stats = outcomeStats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
-	unknown := func(err error) {
-		o.err = err
-		o.Reason = err.Error()
+	o.Verdict = r.Verdict.SVCOMP()
+	o.Property, o.Reason, o.err, o.Proof = r.Property, r.Reason, r.Err, r.Proof
+	o.Bounds = r.Bounds.String()
+	if r.FoundWithin != nil {
+		o.FoundWithin = r.FoundWithin.String()
 	}
-	if err != nil {
-		if ctx.Err() != nil && program.KindOf(err) == 0 {
-			err = program.Errorf(program.Timeout, "%v", ctx.Err())
-		}
-		unknown(err)
-		return
+	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
+	if r.Run != nil {
+		o.Trace = traceOf(r.Program, r.Run)
 	}
-	switch res.Verdict {
-	case backend.Safe:
-		o.Verdict = "TRUE"
-		o.Proof = res.Proof
-		o.Bounds = res.Bounds.String()
-	case backend.Unsafe:
-		// Soundness rule 1: the counterexample is replayed on the original
-		// program before it is printed.
-		if res.Run == nil {
-			unknown(program.Errorf(program.Internal, "backend %s reported a violation without a run", be.Name()))
-			return
+	if cr := r.Loop; cr != nil {
+		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
+		for _, k := range cr.Kept {
+			cs.Kept = append(cs.Kept, string(k))
 		}
-		out, err := interp.Replay(p, res.Run)
-		if err != nil {
-			unknown(program.Errorf(program.Internal, "counterexample does not replay on %s: %v", o.File, err))
-			return
-		}
-		if out.Status != interp.Violated {
-			unknown(program.Errorf(program.Internal, "counterexample replays on %s without violating a property", o.File))
-			return
-		}
-		if len(out.Opaque) > 0 {
-			o.Reason = program.OpaqueReason + ": " + strings.Join(out.Opaque, ", ")
-			o.Trace = traceOf(p, out.Run)
-			return
-		}
-		o.Verdict = "FALSE"
-		o.Property = out.Prop
-		o.Trace = traceOf(p, out.Run)
-		if res.Bounds.Unwind > 0 && res.Bounds.String() != o.Bounds && o.FoundBeyond == "" {
-			o.FoundWithin = res.Bounds.String()
-		}
-	default:
-		reason := res.Reason
-		if reason == "" {
-			reason = "backend gave no verdict"
-		}
-		o.Reason = reason
+		o.CEGPV = cs
 	}
 }
 
@@ -406,29 +281,7 @@ func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	if inc, ok := be.(backend.Incremental); ok {
-		return gracefulInc{graceful{be}, inc}, nil
-	}
-	return graceful{be}, nil
-}
-
-// gracefulInc is graceful for an incremental backend: it keeps Open
-// visible so that the controller takes the incremental path.
-type gracefulInc struct {
-	graceful
-	inc backend.Incremental
-}
-
-func (g gracefulInc) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
-	return g.inc.Open(ctx, p, b)
-}
-
-// graceful wraps a backend so that one that does not return soon after its
-// context is cancelled is abandoned with a Timeout error.
-type graceful struct{ backend.Backend }
-
-func (g graceful) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
-	return checkWithGrace(ctx, g.Backend, p, b, 5*time.Second)
+	return be, nil
 }
 
 // backends maps --backend names to constructors.
@@ -489,30 +342,4 @@ func writeText(w io.Writer, o *outcome, traceStyle string) {
 	}
 	fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 		s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
-}
-
-// checkWithGrace runs be.Check and, should the backend fail to return within
-// grace after ctx is done, gives up on it with a Timeout error so that a
-// verdict (UNKNOWN) is still printed.
-func checkWithGrace(ctx context.Context, be backend.Backend, p *program.Program, b backend.Bounds, grace time.Duration) (backend.Result, error) {
-	type ret struct {
-		res backend.Result
-		err error
-	}
-	ch := make(chan ret, 1)
-	go func() {
-		res, err := be.Check(ctx, p, b)
-		ch <- ret{res, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.res, r.err
-	case <-ctx.Done():
-	}
-	select {
-	case r := <-ch:
-		return r.res, r.err
-	case <-time.After(grace):
-		return backend.Result{}, program.Errorf(program.Timeout, "%v (backend %s did not stop within %v)", ctx.Err(), be.Name(), grace)
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -96,3 +97,39 @@ int main(void) { pthread_t c, h; pthread_create(&c, 0, check, 0); for (int i = 0
 		}
 	}
 }
+
+// --each-property checks every assertion on its own, in parallel: one
+// violated property makes the file FALSE, the one that holds is TRUE, in
+// both modes (the verdicts come from cegpv.CheckEach).
+func TestVerifyEachProperty(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	f := filepath.Join(t.TempDir(), "two.c")
+	src := `#include <pthread.h>
+#include <assert.h>
+int x, y;
+void *w(void *a) { x = 1; y = y + 1; return 0; }
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, 0, w, 0);
+	pthread_join(t, 0);
+	assert(x == 1);
+	assert(y == 0);
+	return 0;
+}
+`
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"plain", "cegpv"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"verify", "--each-property", "-j", "2", "--mode", mode, "--unwind", "2", "--timeout", "60s", f}, &out, &errb)
+		s := out.String()
+		if code != exitUnsafe || !regexpMatch(`main\.assertion\.1 +TRUE`, s) || !regexpMatch(`main\.assertion\.2 +FALSE`, s) {
+			t.Errorf("%s: exit %d, want %d; output:\n%s\n%s", mode, code, exitUnsafe, s, errb.String())
+		}
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -1,0 +1,412 @@
+package cegpv
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/sync/errgroup"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// Modes of Check.
+const (
+	// ModeCEGPV runs the CEGPV loop (Verify) over the backend.
+	ModeCEGPV = "cegpv"
+	// ModePlain asks the backend about the whole program: the baseline.
+	ModePlain = "plain"
+)
+
+// Modes are the accepted values of CheckOptions.Mode.
+var Modes = []string{ModeCEGPV, ModePlain}
+
+// CheckOptions configure Check. The zero values of the fields added to
+// Options are the defaults of the command line, so that a Go caller and
+// `cegpv verify` with the same settings reach the same verdict.
+type CheckOptions struct {
+	// Options are the loop's options; Backend and Bounds are required.
+	// Bounds.Timeout, when set, limits the whole check.
+	Options
+	// Mode is ModeCEGPV ("" too) or ModePlain.
+	Mode string
+	// Beyond bounds the search for a violation beyond the bounds that
+	// follows a bounded TRUE whose bounds cut some runs (see Beyond): it
+	// runs twice the time the check took, at least 15 s, at most Beyond
+	// and at most half the time left. 0: 20 s; negative: off.
+	Beyond time.Duration
+	// Grace is how long a backend may take to return after its context
+	// is done before it is abandoned with a Timeout error (0: 5 s).
+	Grace time.Duration
+}
+
+// DefaultBeyond is the budget of the search beyond the bounds when
+// CheckOptions.Beyond is 0.
+const DefaultBeyond = 20 * time.Second
+
+// Report is the verdict of Check with everything that supports it.
+//
+// Invariants: Verdict Unsafe only with a Run of Program that interp.Replay
+// confirmed, that violates Property and draws no opaque value (design.md
+// §5 rules 1 and 6); Verdict Safe states its Bounds and whether it is a
+// Proof; any other answer is Unknown with a Reason (and Err when an error
+// caused it, whose program.ErrKind classifies it).
+type Report struct {
+	Verdict  backend.Verdict
+	Property string // the violated property (Unsafe)
+	Reason   string // why Unknown
+	Err      error  // the error behind an Unknown, or nil
+	Proof    bool   // Safe, and the unwinding assertions hold
+	// Bounds are the bounds the verdict is stated for.
+	Bounds backend.Bounds
+	// FoundWithin: the violation was found within smaller bounds
+	// (iterative deepening), when they differ from Bounds.
+	FoundWithin *backend.Bounds
+	// FoundBeyond says how a violation beyond the bounds was found;
+	// Beyond, for a Safe verdict, what the search beyond them did.
+	FoundBeyond string
+	Beyond      string
+	// Run is the replayed run of Program: the counterexample of an
+	// Unsafe verdict, or the run that made it Unknown because it draws
+	// opaque values (Reason says so).
+	Run     *program.Run
+	Program *program.Program
+	// Result is the backend's answer the verdict comes from (statistics).
+	Result backend.Result
+	// Loop holds the CEGPV loop's statistics (ModeCEGPV), or nil.
+	Loop    *Result
+	Elapsed time.Duration
+}
+
+// Check decides the verdict for p: the one entry point of the library,
+// behind `cegpv verify`. It
+//   - when p draws opaque values (results of library functions whose
+//     effect is over-approximated), first checks program.WithoutOpaque(p)
+//     with half the time: its runs are the runs of p that draw none, so a
+//     violation there is a FALSE of p;
+//   - runs the mode (the CEGPV loop or the backend alone) on p;
+//   - judges every answer the same way (judge): a violation counts only
+//     with a run replayed on p that draws no opaque value;
+//   - after a bounded TRUE whose bounds cut some runs, looks beyond the
+//     bounds (Beyond) and reports a violation found there.
+//
+// Check never fails: every problem is an Unknown Report with the reason.
+func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
+	start := time.Now()
+	c := &checker{opts: opts, log: opts.Logger}
+	if c.log == nil {
+		c.log = hclog.NewNullLogger()
+	}
+	if c.opts.Grace <= 0 {
+		c.opts.Grace = 5 * time.Second
+	}
+	if c.opts.Beyond == 0 {
+		c.opts.Beyond = DefaultBeyond
+	}
+	rep := c.check(ctx, p)
+	rep.Elapsed = time.Since(start)
+	return rep
+}
+
+type checker struct {
+	opts CheckOptions
+	log  hclog.Logger
+}
+
+func (c *checker) newReport(p *program.Program) *Report {
+	return &Report{Verdict: backend.Unknown, Bounds: c.opts.Bounds, Program: p}
+}
+
+func (c *checker) check(ctx context.Context, p *program.Program) *Report {
+	rep := c.newReport(p)
+	switch c.opts.Mode {
+	case "", ModeCEGPV, ModePlain:
+	default:
+		rep.unknown(program.Errorf(program.Unsupported, "unknown mode %q (%s)", c.opts.Mode, strings.Join(Modes, " or ")))
+		return rep
+	}
+	if c.opts.Backend == nil {
+		rep.unknown(program.Errorf(program.Internal, "no backend"))
+		return rep
+	}
+	c.opts.Backend = graceful(c.opts.Backend, c.opts.Grace)
+	if t := c.opts.Bounds.Timeout; t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	t0 := time.Now()
+	qSafe := false
+	if q, n := program.WithoutOpaque(p); n > 0 {
+		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
+		qctx, cancel := backend.WithShare(ctx, 0.5)
+		r2 := c.newReport(p)
+		res2, loop2, err2 := c.mode(qctx, q)
+		cancel()
+		r2.Loop = loop2
+		c.judge(ctx, r2, p, res2, err2)
+		if r2.Verdict == backend.Unsafe {
+			return r2
+		}
+		qSafe = err2 == nil && res2.Verdict == backend.Safe
+	}
+	res, loop, err := c.mode(ctx, p)
+	rep.Loop = loop
+	c.judge(ctx, rep, p, res, err)
+	if rep.Verdict == backend.Unknown && strings.HasPrefix(rep.Reason, program.OpaqueReason) && qSafe {
+		rep.Reason += " (none avoids them within the bounds)"
+	}
+	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.Beyond > 0 {
+		c.beyond(ctx, rep, p, time.Since(t0))
+	}
+	return rep
+}
+
+// mode runs the chosen mode on q (p, or p with its opaque draws cut).
+func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result, *Result, error) {
+	if c.opts.Mode == ModePlain {
+		if c.opts.Property != "" {
+			var err error
+			if q, err = program.OnlyProperty(q, c.opts.Property); err != nil {
+				return backend.Result{}, nil, err
+			}
+		}
+		res, err := c.opts.Backend.Check(ctx, q, c.opts.Bounds)
+		return res, nil, err
+	}
+	vo := c.opts.Options
+	vo.Logger = c.log.Named("cegpv")
+	cr, err := Verify(ctx, q, vo)
+	return cr.Result, &cr, err
+}
+
+// beyond looks for a violation of p beyond the bounds after the bounded
+// TRUE in rep, which took elapsed (Beyond): for twice that time, at least
+// 15s, at most opts.Beyond and at most half the time left; the backend
+// only when elapsed is at most half of that. A violation found replaces
+// the TRUE (judged, so replayed on p, like any other).
+func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, elapsed time.Duration) {
+	budget := min(c.opts.Beyond, max(15*time.Second, 2*elapsed))
+	if dl, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(dl)/2)
+	}
+	if budget <= 0 {
+		return
+	}
+	q := p
+	if c.opts.Property != "" {
+		var err error
+		if q, err = program.OnlyProperty(p, c.opts.Property); err != nil {
+			return
+		}
+	}
+	// a deeper check costs more than the one within the bounds: when that
+	// took more than half the budget, only the explicit search runs
+	noBackend := elapsed > budget/2
+	if noBackend && (c.opts.NoExplicit || !explicit.Applies(q)) {
+		return
+	}
+	bctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	start := time.Now()
+	res, how, found := Beyond(bctx, q, BeyondOptions{Backend: c.opts.Backend, Bounds: c.opts.Bounds, NoExplicit: c.opts.NoExplicit, NoBackend: noBackend, Logger: c.log.Named("beyond")})
+	switch {
+	case found && res.Verdict == backend.Unsafe:
+		r2 := c.newReport(p)
+		r2.Loop, r2.FoundBeyond = rep.Loop, how
+		c.judge(ctx, r2, p, res, nil)
+		if r2.Verdict == backend.Unsafe {
+			*rep = *r2
+			return
+		}
+		c.log.Error("the violation found beyond the bounds is not a FALSE", "reason", r2.Reason)
+	case found:
+		rep.Proof = res.Proof
+		rep.Beyond = "every run explored: " + how
+		return
+	}
+	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
+}
+
+func (r *Report) unknown(err error) {
+	r.Verdict = backend.Unknown
+	r.Err = err
+	r.Reason = err.Error()
+}
+
+// judge fills rep from the result of a check of p (or of a program whose
+// runs are runs of p). It is the one place where an answer becomes a
+// verdict (design.md §5): a violation becomes FALSE only with a run
+// replayed on p that draws no opaque value.
+func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, res backend.Result, err error) {
+	rep.Result = res
+	if err != nil {
+		if ctx.Err() != nil && program.KindOf(err) == 0 {
+			err = program.Errorf(program.Timeout, "%v", ctx.Err())
+		}
+		rep.unknown(err)
+		return
+	}
+	switch res.Verdict {
+	case backend.Safe:
+		rep.Verdict = backend.Safe
+		rep.Proof = res.Proof
+		rep.Bounds = res.Bounds
+	case backend.Unsafe:
+		run, prop, opaque, err := Judge(p, res.Run)
+		if err != nil {
+			rep.unknown(fmt.Errorf("backend %s: %w", c.opts.Backend.Name(), err))
+			return
+		}
+		rep.Run = run
+		if len(opaque) > 0 {
+			rep.Reason = program.OpaqueReason + ": " + strings.Join(opaque, ", ")
+			return
+		}
+		rep.Verdict = backend.Unsafe
+		rep.Property = prop
+		if res.Bounds.Unwind > 0 && res.Bounds.String() != rep.Bounds.String() && rep.FoundBeyond == "" {
+			b := res.Bounds
+			rep.FoundWithin = &b
+		}
+	default:
+		rep.Reason = res.Reason
+		if rep.Reason == "" {
+			rep.Reason = "backend gave no verdict"
+		}
+	}
+}
+
+// Judge replays a counterexample on p (soundness rule 1): it returns the
+// replayed run, the violated property and the opaque values the run draws
+// (rule 6: a run that draws any is no FALSE). An error (kind Internal)
+// means run is not a violating run of p.
+func Judge(p *program.Program, run *program.Run) (replayed *program.Run, prop string, opaque []string, err error) {
+	if run == nil {
+		return nil, "", nil, program.Errorf(program.Internal, "a violation was reported without a run")
+	}
+	out, err := interp.Replay(p, run)
+	if err != nil {
+		return nil, "", nil, program.Errorf(program.Internal, "counterexample does not replay on the program: %v", err)
+	}
+	if out.Status != interp.Violated {
+		return nil, "", nil, program.Errorf(program.Internal, "counterexample replays without violating a property")
+	}
+	return out.Run, out.Prop, out.Opaque, nil
+}
+
+// graceful wraps a backend so that one that does not return within grace
+// after its context is done is abandoned with a Timeout error; an
+// incremental backend stays incremental.
+func graceful(be backend.Backend, grace time.Duration) backend.Backend {
+	switch be.(type) {
+	case gracefulBackend, gracefulInc:
+		return be
+	}
+	g := gracefulBackend{be, grace}
+	if inc, ok := be.(backend.Incremental); ok {
+		return gracefulInc{g, inc}
+	}
+	return g
+}
+
+type gracefulBackend struct {
+	backend.Backend
+	grace time.Duration
+}
+
+// gracefulInc is gracefulBackend for an incremental backend: it keeps Open
+// visible so that the loop takes the incremental path.
+type gracefulInc struct {
+	gracefulBackend
+	inc backend.Incremental
+}
+
+func (g gracefulInc) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
+	return g.inc.Open(ctx, p, b)
+}
+
+func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+	type ret struct {
+		res backend.Result
+		err error
+	}
+	ch := make(chan ret, 1)
+	go func() {
+		res, err := g.Backend.Check(ctx, p, b)
+		ch <- ret{res, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.res, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-ch:
+		return r.res, r.err
+	case <-time.After(g.grace):
+		return backend.Result{}, program.Errorf(program.Timeout, "%v (backend %s did not stop within %v)", ctx.Err(), g.Backend.Name(), g.grace)
+	}
+}
+
+// Properties is the answer of CheckEach: one Report per property of the
+// program, in program.Properties order, and the verdict over all of them.
+type Properties struct {
+	// Verdict is Unsafe if any property is violated, Safe if every one
+	// holds, otherwise Unknown.
+	Verdict backend.Verdict
+	IDs     []string
+	Reports []*Report
+}
+
+// CheckEach checks every property of p separately (Check with
+// opts.Property set to each), up to jobs at a time (jobs < 1: one). Only
+// infrastructure failures (a backend crash, an internal error) cancel the
+// checks not yet done, which are then Unknown; a violated property is a
+// result.
+func CheckEach(ctx context.Context, p *program.Program, opts CheckOptions, jobs int) *Properties {
+	ids := program.Properties(p)
+	out := &Properties{IDs: ids, Reports: make([]*Report, len(ids))}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, jobs))
+	for i, id := range ids {
+		g.Go(func() error {
+			one := opts
+			one.Property = id
+			if one.Logger != nil {
+				one.Logger = one.Logger.With("property", id)
+			}
+			r := Check(gctx, p, one)
+			out.Reports[i] = r
+			if k := program.KindOf(r.Err); k == program.Crash || k == program.Internal {
+				return fmt.Errorf("%s: %w", id, r.Err)
+			}
+			return nil
+		})
+	}
+	groupErr := g.Wait()
+	all, anyFalse := true, false
+	for i, r := range out.Reports {
+		if r == nil { // not started: cancelled by another property's failure
+			r = &Report{Verdict: backend.Unknown, Program: p, Bounds: opts.Bounds, Reason: fmt.Sprintf("not checked: %v", groupErr)}
+			out.Reports[i] = r
+		}
+		if r.Property == "" {
+			r.Property = ids[i]
+		}
+		anyFalse = anyFalse || r.Verdict == backend.Unsafe
+		all = all && r.Verdict == backend.Safe
+	}
+	switch {
+	case anyFalse:
+		out.Verdict = backend.Unsafe
+	case all:
+		out.Verdict = backend.Safe
+	}
+	return out
+}
