@@ -47,7 +47,7 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); assert(x <= 1); retur
 	// without the backend, a bug only it finds stays unfound
 	t.Run("no backend", func(t *testing.T) {
 		p := lower(t, "backend.c", []byte(cases[0].src))
-		res, how, found := cegpv.Beyond(context.Background(), p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: 3}, NoBackend: true})
+		res, how, found := cegpv.Beyond(context.Background(), p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}, NoBackend: true})
 		if found {
 			t.Fatalf("found %v (%s) without the backend", res.Verdict, how)
 		}
@@ -58,7 +58,7 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); assert(x <= 1); retur
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			bounds := backend.Bounds{Unwind: 3}
-			res, how, found := cegpv.Beyond(ctx, p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: bounds})
+			res, how, found := cegpv.Beyond(ctx, p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: bounds})
 			if c.how == "" {
 				if found {
 					t.Fatalf("found %v (%s), want nothing", res.Verdict, how)

@@ -58,7 +58,6 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
-	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/observer"
 	"cegpv.dev/cegpv/program"
@@ -110,12 +109,6 @@ type Options struct {
 	// NoDeepening runs the loop at the bounds only, without first looking
 	// for violations at smaller unwindings (see Verify).
 	NoDeepening bool
-	// NoExplicit turns off the explicit-state search that Verify runs on
-	// the program beside the loop (package explicit: programs with loops
-	// and finite nondeterminism, after a second; the first verdict wins),
-	// the same search the built-in backend runs beside its encoding in
-	// plain mode.
-	NoExplicit bool
 	Logger     hclog.Logger
 }
 
@@ -187,13 +180,7 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (Result, erro
 		}
 		v.work = w
 	}
-	if opts.NoExplicit {
-		return v.loop(ctx)
-	}
-	eo := explicit.Defaults
-	eo.Logger = v.log.Named("explicit")
-	return explicit.Race(ctx, v.work, opts.Bounds, eo, v.loop, v.fromExplicit,
-		func(r Result) bool { return r.Verdict != backend.Unknown })
+	return v.loop(ctx)
 }
 
 // loop is the CEGPV loop: deepening, then the run at the bounds.
@@ -218,21 +205,6 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 		}
 	}
 	return res, err
-}
-
-// fromExplicit is the answer of the explicit-state search on the program,
-// which Verify runs beside the loop (package explicit): a violation is
-// confirmed like any other; one that does not confirm is no answer.
-func (v *verifier) fromExplicit(r backend.Result) Result {
-	if r.Verdict != backend.Unsafe {
-		return Result{Result: r}
-	}
-	res, err := v.confirm(r.Run, r)
-	if err != nil {
-		v.log.Error("explicit search: violation not confirmed", "error", err)
-		return Result{}
-	}
-	return res
 }
 
 // deepen is iterative deepening for bugs, as in the built-in backend but

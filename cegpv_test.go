@@ -243,7 +243,7 @@ func TestPaperFig2(t *testing.T) {
 		t.Errorf("first abstraction keeps %s, want main::t1, main::t2, x", got)
 	}
 	// the paper's loop: no relaxation of the forced check
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoExplicit: true})
+	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1})
 	if err != nil || res.Verdict != backend.Unsafe {
 		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
 	}
@@ -267,7 +267,7 @@ func TestPaperFig2(t *testing.T) {
 
 	// with relaxation (the default), the forced check of the spurious
 	// counterexample fails and its relaxation finds the real bug at once
-	res, err = cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}), Bounds: backend.Bounds{Unwind: fig.Unwind}, NoExplicit: true})
+	res, err = cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
 	if err != nil || res.Verdict != backend.Unsafe || len(res.Iterations) != 1 {
 		t.Fatalf("relaxed: verdict %v, err %v, iterations %+v; want UNSAFE in one iteration", res.Verdict, err, res.Iterations)
 	}
@@ -285,8 +285,8 @@ func TestDump(t *testing.T) {
 	fig, p := paperFig2(t)
 	for _, noInc := range []bool{false, true} {
 		dir := t.TempDir()
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}),
-			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir, NoExplicit: true})
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
+			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("no-incremental=%v: %v %v", noInc, res.Verdict, err)
 		}
@@ -389,7 +389,7 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; pthread_join(h
 	first := map[bool]int{}
 	for _, noDeep := range []bool{true, false} {
 		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
-			Bounds: backend.Bounds{Unwind: 4}, MaxIterations: 1, NoDeepening: noDeep, NoExplicit: true})
+			Bounds: backend.Bounds{Unwind: 4}, MaxIterations: 1, NoDeepening: noDeep})
 		if err != nil || res.Verdict != backend.Safe || res.Bounds.Unwind != 4 {
 			t.Fatalf("no-deepening=%v: %v within %v, %v", noDeep, res.Verdict, res.Bounds, err)
 		}
@@ -414,8 +414,8 @@ func TestMaxKeptShare(t *testing.T) {
 	fig, p := paperFig2(t)
 	all := len(depgraph.Build(p).Vars)
 	for _, share := range []float64{0, 0.01} {
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{NoExplicit: true}),
-			Bounds: backend.Bounds{Unwind: fig.Unwind}, MaxKeptShare: share, NoExplicit: true})
+		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Backend: builtin.New(builtin.Options{}),
+			Bounds: backend.Bounds{Unwind: fig.Unwind}, MaxKeptShare: share})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("share %v: verdict %v, err %v; want UNSAFE", share, res.Verdict, err)
 		}

@@ -43,6 +43,19 @@ type CheckOptions struct {
 	// Grace is how long a backend may take to return after its context
 	// is done before it is abandoned with a Timeout error (0: 5 s).
 	Grace time.Duration
+	// NoExplicit turns off the explicit-state search that Check runs
+	// beside the mode on programs with loops (or recursion) and finite
+	// nondeterminism (package explicit; the first verdict wins), and
+	// beside the search beyond the bounds. On loop-free programs it never
+	// runs: there the encoding is fast and the search only competes with
+	// it for the cores (the wmm set: 1.45x in total time, no task gained,
+	// docs/bench/explicit-on). On programs whose threads loop, its
+	// reductions (lock-protected steps run alone, thread symmetry) prove
+	// tasks whose encoding is too hard for the solver (31_simple_loop5,
+	// 33_double_lock, 02_inc_cas: 2-5 s).
+	NoExplicit bool
+	// Explicit are the search's budgets (nil: explicit.Defaults).
+	Explicit *explicit.Options
 }
 
 // DefaultBeyond is the budget of the search beyond the bounds when
@@ -167,22 +180,48 @@ func (c *checker) check(ctx context.Context, p *program.Program) *Report {
 	return rep
 }
 
-// mode runs the chosen mode on q (p, or p with its opaque draws cut).
+// mode runs the chosen mode on q (p, or p with its opaque draws cut),
+// with the explicit-state search beside it unless opts.NoExplicit: the
+// one place where the engines race.
 func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result, *Result, error) {
-	if c.opts.Mode == ModePlain {
-		if c.opts.Property != "" {
-			var err error
-			if q, err = program.OnlyProperty(q, c.opts.Property); err != nil {
-				return backend.Result{}, nil, err
-			}
+	work := q // q with only the checked property
+	if c.opts.Property != "" {
+		var err error
+		if work, err = program.OnlyProperty(q, c.opts.Property); err != nil {
+			return backend.Result{}, nil, err
 		}
-		res, err := c.opts.Backend.Check(ctx, q, c.opts.Bounds)
-		return res, nil, err
 	}
-	vo := c.opts.Options
-	vo.Logger = c.log.Named("cegpv")
-	cr, err := Verify(ctx, q, vo)
-	return cr.Result, &cr, err
+	type answer struct {
+		res  backend.Result
+		loop *Result
+	}
+	run := func(ctx context.Context) (answer, error) {
+		if c.opts.Mode == ModePlain {
+			res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
+			return answer{res: res}, err
+		}
+		vo := c.opts.Options
+		vo.Logger = c.log.Named("cegpv")
+		cr, err := Verify(ctx, q, vo)
+		return answer{cr.Result, &cr}, err
+	}
+	if c.opts.NoExplicit {
+		a, err := run(ctx)
+		return a.res, a.loop, err
+	}
+	a, err := explicit.Race(ctx, work, c.opts.Bounds, c.explicitOptions(), run,
+		func(r backend.Result) answer { return answer{res: r} },
+		func(a answer) bool { return a.res.Verdict != backend.Unknown })
+	return a.res, a.loop, err
+}
+
+func (c *checker) explicitOptions() explicit.Options {
+	eo := explicit.Defaults
+	if c.opts.Explicit != nil {
+		eo = *c.opts.Explicit
+	}
+	eo.Logger = c.log.Named("explicit")
+	return eo
 }
 
 // beyond looks for a violation of p beyond the bounds after the bounded

@@ -30,7 +30,7 @@ func TestObserverRefinement(t *testing.T) {
 		"state_machine_unsafe.c": false,
 		"wraparound_safe.c":      false,
 	}
-	be := builtin.New(builtin.Options{NoExplicit: true})
+	be := builtin.New(builtin.Options{})
 	found := 0
 	for _, pr := range progs(t) {
 		spurious, ok := want[pr.Name]
@@ -43,7 +43,7 @@ func TestObserverRefinement(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
 			res, err := cegpv.Verify(ctx, p, cegpv.Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, UnwindingAssertions: true},
-				Refinement: "observer", NoIncremental: true, NoExplicit: true})
+				Refinement: "observer", NoIncremental: true})
 			if err != nil {
 				t.Fatalf("verify: %v (%s)", err, res.Reason)
 			}

@@ -31,7 +31,7 @@ func TestRandomPrograms(t *testing.T) {
 		n = 10
 	}
 	be := builtin.New(builtin.Options{})
-	sym := builtin.New(builtin.Options{NoDeepening: true, NoExplicit: true})
+	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	counts := map[string]int{}
 	explored := 0
@@ -124,7 +124,7 @@ func TestGuardedPrograms(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	sym := builtin.New(builtin.Options{NoDeepening: true, NoExplicit: true})
+	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	compared := map[string]int{}
 	for seed := int64(1); seed <= int64(n); seed++ {

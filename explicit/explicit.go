@@ -1,7 +1,8 @@
 // Package explicit makes the explicit-state search of interp.Explore a
-// verification engine that runs beside another one, as a portfolio: the
-// built-in backend runs it beside its SMT encoding, the controller beside
-// the CEGPV loop, both on the program they were given.
+// verification engine that runs beside another one, as a portfolio:
+// cegpv.Check races it (Race) beside the backend in plain mode and beside
+// the CEGPV loop in cegpv mode, on the program it was given; no backend
+// runs it itself.
 //
 // The search applies to programs with loops or recursion (program.Bounded)
 // whose nondeterminism is finite (interp.Explorable). On loop-free programs

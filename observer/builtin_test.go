@@ -67,7 +67,7 @@ func TestBuiltinExactRemoval(t *testing.T) {
 		}
 		all = append(all, out.Run)
 	}
-	be := builtin.New(builtin.Options{NoExplicit: true})
+	be := builtin.New(builtin.Options{})
 	vis := reconstruct.Visible(a)
 	for n := 1; n <= len(all); n++ {
 		b, err := refine(a, vis, all[:n])

@@ -61,7 +61,7 @@
 // max(64, 8×unwind) at a variable index) make the answer Unknown unless a
 // violation is found that avoids them.
 //
-// Check can run two more searches around the encoding:
+// Check runs iterative deepening around the encoding:
 //
 //   - iterative deepening for bugs (deepen): the encoding at unwind 1 (or
 //     Bounds.DeepenFrom), 2, …, Unwind-1 first, each with at most 3/4 of the
@@ -70,11 +70,9 @@
 //     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
 //     step that cut no path is the final answer (Options.NoDeepening turns
 //     it off);
-//   - unless Options.NoExplicit, the explicit-state search of package
-//     explicit, for programs with loops and finite nondeterminism, started
-//     beside the encoding when it has not answered within a second; the
-//     first verdict wins and the other search is stopped (its solver
-//     process killed).
+//
+// The explicit-state search of package explicit is not the backend's: the
+// library (cegpv.Check) races it beside whole checks, whatever the backend.
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
 // does not replay is an Internal error); Safe holds for the bounds
@@ -92,7 +90,6 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
-	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"github.com/hashicorp/go-hclog"
@@ -114,16 +111,6 @@ type Options struct {
 	// NoDeepening checks only at the bounds asked for, without first
 	// looking for violations at smaller unwindings (see Check).
 	NoDeepening bool
-	// NoExplicit turns off the explicit-state search of interp.Explore
-	// that Check runs beside the encoding on programs with loops (or
-	// recursion) and finite nondeterminism. On loop-free programs it is
-	// never run: there the encoding is fast and the search only competes
-	// with it for the cores (the wmm set: 1.45x in total time, no task
-	// gained, docs/bench/explicit-on). On programs whose threads loop,
-	// the search with its reductions (lock-protected steps run alone,
-	// thread symmetry) proves tasks whose encoding is too hard for the
-	// solver (31_simple_loop5, 33_double_lock, 02_inc_cas: 2-5 s).
-	NoExplicit bool
 }
 
 type builtinBackend struct{ opts Options }
@@ -138,12 +125,8 @@ func New(opts Options) backend.Backend {
 
 func (b *builtinBackend) Name() string { return "builtin" }
 
-// Check verifies p under bounds: by the symbolic encoding (after
-// iterative deepening, see deepen) and, unless Options.NoExplicit, for
-// programs with loops and finite nondeterminism that the encoding does not
-// answer within exploreDelay, also by an explicit-state search running
-// beside it (package explicit); the first verdict wins and the other
-// engine is stopped.
+// Check verifies p under bounds by the symbolic encoding, after iterative
+// deepening (see deepen).
 func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
 	if bounds.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -152,20 +135,7 @@ func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds b
 	}
 	bounds = b.effective(bounds)
 	start := time.Now()
-	symbolic := func(ctx context.Context) (backend.Result, error) { return b.symbolic(ctx, p, bounds) }
-	var res backend.Result
-	var err error
-	if b.opts.NoExplicit {
-		res, err = symbolic(ctx)
-	} else {
-		opts := explicit.Defaults
-		opts.Delay = exploreDelay
-		opts.MaxThreads = maxThreads
-		opts.Logger = b.opts.Logger.Named("explicit")
-		res, err = explicit.Race(ctx, p, bounds, opts, symbolic,
-			func(r backend.Result) backend.Result { return r },
-			func(r backend.Result) bool { return r.Verdict != backend.Unknown })
-	}
+	res, err := b.symbolic(ctx, p, bounds)
 	res.Stats.Total = time.Since(start)
 	return res, err
 }
@@ -257,10 +227,6 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 // the bounds follows at once. Not beyond the bounds (Bounds.DeepenFrom),
 // where the bounds are a limit of the search, not its goal.
 const deepenJump = time.Second
-
-// exploreDelay is how long the encoding runs alone before the explicit
-// search starts (explicit.Defaults; a variable for tests).
-var exploreDelay = explicit.Defaults.Delay
 
 // deepenShare is the share of the time left that one step of deepen may
 // use; the rest stays for the check at the full bounds.

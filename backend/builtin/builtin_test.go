@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"cegpv.dev/cegpv/internal/testenv"
 	"context"
 	"fmt"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cegpv.dev/cegpv/internal/testenv"
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/frontend"
@@ -501,40 +502,4 @@ int main() { pthread_t x; pthread_create(&x, 0, w, 0); int *q = p;
 			t.Errorf("%s: %v (%s), want %v", tc.body, res.Verdict, res.Reason, tc.want)
 		}
 	}
-}
-
-// TestExplicitBeside: by default (and with no delay), Check answers
-// explorable testdata programs with loops by whichever search finishes
-// first; the verdict is the expected one either way, and the explicit
-// search answers some of them.
-func TestExplicitBeside(t *testing.T) {
-	needZ3(t)
-	old := exploreDelay
-	exploreDelay = 0
-	defer func() { exploreDelay = old }()
-	files, _ := filepath.Glob("../../testdata/progs/*.c")
-	be := New(Options{})
-	byExplicit := 0
-	for _, f := range files {
-		want, b, p, err := progFile(t, f)
-		if err != nil || interp.Explorable(p) != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		res, err := be.Check(ctx, p, b)
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if got := map[backend.Verdict]string{backend.Safe: "safe", backend.Unsafe: "unsafe"}[res.Verdict]; got != want {
-			t.Errorf("%s: %v, want %s", f, res.Verdict, want)
-		}
-		if res.Stats.States > 0 {
-			byExplicit++
-		}
-	}
-	if byExplicit == 0 {
-		t.Errorf("the explicit search answered no program")
-	}
-	t.Logf("%d programs answered by the explicit search", byExplicit)
 }

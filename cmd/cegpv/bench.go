@@ -21,7 +21,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/internal/manifest"
 )
 
 func init() {
@@ -91,7 +91,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return exitUsage
 	}
-	tasks, err := testenv.ReadManifest(pos[0])
+	tasks, err := manifest.ReadManifest(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
@@ -161,8 +161,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-func filterTasks(tasks []testenv.Task, category, match string, limit int) []testenv.Task {
-	var out []testenv.Task
+func filterTasks(tasks []manifest.Task, category, match string, limit int) []manifest.Task {
+	var out []manifest.Task
 	cats := map[string]bool{}
 	for _, c := range strings.Split(category, ",") {
 		if c != "" {
@@ -186,7 +186,7 @@ func filterTasks(tasks []testenv.Task, category, match string, limit int) []test
 
 // benchOne runs `cegpv verify --json` on one task in its own process group
 // and classifies the verdict.
-func benchOne(ctx context.Context, self string, t testenv.Task, mode string, unwind int, timeout time.Duration, extra []string) benchRow {
+func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, extra []string) benchRow {
 	r := benchRow{File: t.File, Category: t.Category, Expected: t.Expected, Mode: mode, Verdict: "UNKNOWN"}
 	args := append([]string{"verify", "--json", "--mode", mode, "--unwind", strconv.Itoa(unwind), "--timeout", timeout.String()}, extra...)
 	args = append(args, t.Path)

@@ -236,10 +236,11 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 		beyond = -1 // --beyond 0: off
 	}
 	return cegpv.CheckOptions{
-		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoExplicit: !vf.explicit,
+		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen,
 			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log},
-		Mode:   vf.mode,
-		Beyond: beyond,
+		Mode:       vf.mode,
+		Beyond:     beyond,
+		NoExplicit: !vf.explicit,
 	}, nil
 }
 
