@@ -109,7 +109,7 @@ type Options struct {
 	// NoDeepening runs the loop at the bounds only, without first looking
 	// for violations at smaller unwindings (see Verify).
 	NoDeepening bool
-	Logger     hclog.Logger
+	Logger      hclog.Logger
 }
 
 // Refinements are the accepted values of Options.Refinement.
