@@ -4,14 +4,30 @@ BIN     := bin/cegpv
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO    ?= testdata/progs/lazy_counter_unsafe.c
 
-.PHONY: all deps build demo test vet bench clean
+.PHONY: all deps pytools build demo test vet bench clean
 
 all: build
 
-# deps installs what cegpv needs at run time and is missing: z3 (Debian's package).
-deps:
+# deps installs what cegpv needs at run time and is missing: z3 (Debian's
+# package), gcc, and the Python-packaged tools of tools/requirements.txt in a
+# project-local venv whose programs are linked into bin/.
+deps: pytools
 	@command -v z3 >/dev/null 2>&1 || { echo "installing z3"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq z3; }
 	@command -v gcc >/dev/null 2>&1 || { echo "installing gcc"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gcc; }
+	@command -v cvc5 >/dev/null 2>&1 || { echo "installing cvc5"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq cvc5; }
+
+VENV := .tools/venv
+
+pytools: $(VENV)/installed
+
+$(VENV)/installed: tools/requirements.txt
+	@python3 -m venv --help >/dev/null 2>&1 && python3 -c 'import ensurepip' 2>/dev/null || { echo "installing python3-venv"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv; }
+	@test -x $(VENV)/bin/pip || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r tools/requirements.txt
+	@mkdir -p bin
+	ln -sf ../$(VENV)/bin/yices-smt2 bin/yices-smt2
+	ln -sf ../$(VENV)/bin/z3 bin/z3-5.4
+	@touch $@
 
 build:
 	$(GO) build -o $(BIN) ./cmd/cegpv

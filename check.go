@@ -2,6 +2,7 @@ package cegpv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -285,7 +286,11 @@ func (r *Report) unknown(err error) {
 func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, res backend.Result, err error) {
 	rep.Result = res
 	if err != nil {
-		if ctx.Err() != nil && program.KindOf(err) == 0 {
+		switch {
+		case errors.Is(ctx.Err(), context.Canceled):
+			// the caller stopped the check (a signal): not a timeout
+			err = &program.Error{Kind: program.Interrupted, Err: context.Cause(ctx)}
+		case ctx.Err() != nil && program.KindOf(err) == 0:
 			err = program.Errorf(program.Timeout, "%v", ctx.Err())
 		}
 		rep.unknown(err)
@@ -314,6 +319,10 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 			rep.FoundWithin = &b
 		}
 	default:
+		if errors.Is(ctx.Err(), context.Canceled) {
+			rep.unknown(&program.Error{Kind: program.Interrupted, Err: context.Cause(ctx)})
+			return
+		}
 		rep.Reason = res.Reason
 		if rep.Reason == "" {
 			rep.Reason = "backend gave no verdict"

@@ -20,4 +20,5 @@ require (
 	modernc.org/opt v0.2.0 // indirect
 	modernc.org/sortutil v1.2.1 // indirect
 	modernc.org/strutil v1.2.1 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

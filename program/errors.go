@@ -16,6 +16,7 @@ const (
 	BadOutput                      // the backend's output could not be understood
 	Internal                       // an invariant of cegpv failed (e.g. a run did not replay)
 	Memout                         // the memory budget ran out
+	Interrupted                    // the user stopped the check (SIGINT, SIGTERM)
 )
 
 func (k ErrKind) String() string {
@@ -32,6 +33,8 @@ func (k ErrKind) String() string {
 		return "internal error"
 	case Memout:
 		return "out of memory"
+	case Interrupted:
+		return "interrupted"
 	}
 	return "error"
 }

@@ -70,6 +70,8 @@ type Solver struct {
 	reason     string // reason of the last unknown
 	waitErr    error
 	waited     chan struct{}
+	dialect    dialect
+	logicSent  bool
 }
 
 // Start starts the solver given by argv (DefaultArgv when empty) and sets
@@ -108,7 +110,7 @@ func Start(ctx context.Context, argv []string, logger hclog.Logger) (*Solver, er
 		return nil, program.Errorf(program.Crash, "starting solver %s: %v", argv[0], err)
 	}
 	s := &Solver{ctx: ctx, cmd: cmd, argv: argv, stdin: stdin, out: bufio.NewReaderSize(stdout, 1<<16),
-		w: bufio.NewWriterSize(stdin, 1<<16), stderr: stderr, log: logger, waited: make(chan struct{})}
+		w: bufio.NewWriterSize(stdin, 1<<16), stderr: stderr, log: logger, waited: make(chan struct{}), dialect: dialectOf(argv)}
 	go func() {
 		s.waitErr = cmd.Wait()
 		close(s.waited)
@@ -160,6 +162,12 @@ func (s *Solver) Stats() Stats { return s.stats }
 func (s *Solver) Send(text string) error {
 	if s.closed {
 		return program.Errorf(program.Crash, "solver already closed")
+	}
+	if !s.logicSent && !strings.HasPrefix(text, "(set-option") {
+		s.logicSent = true
+		if s.dialect.logic != "" {
+			text = "(set-logic " + s.dialect.logic + ")\n" + text
+		}
 	}
 	s.stats.BytesSent += len(text)
 	if s.transcript != nil {
@@ -213,13 +221,20 @@ func (s *Solver) CheckSatAssuming(lits []string) (Result, error) {
 // EnableCores asks the solver to produce unsat cores; it must be called
 // before the first assertion.
 func (s *Solver) EnableCores() error {
+	if s.dialect.assumptions {
+		return s.Send("(set-option :produce-unsat-assumptions true)\n")
+	}
 	return s.Send("(set-option :produce-unsat-cores true)\n")
 }
 
 // UnsatCore returns the assumptions of the last CheckSatAssuming that the
 // solver found unsatisfiable together (after Unsat).
 func (s *Solver) UnsatCore() ([]string, error) {
-	sx, err := s.ask("(get-unsat-core)\n")
+	cmd := "(get-unsat-core)\n"
+	if s.dialect.assumptions {
+		cmd = "(get-unsat-assumptions)\n"
+	}
+	sx, err := s.ask(cmd)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,15 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/backend/smt"
 )
 
 func init() {
 	backends["builtin"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
-		return builtin.New(builtin.Options{Solver: solverArgv(vf.solver), Logger: log, NoDeepening: vf.noDeepen}), nil
+		argv, err := smt.Command(vf.solver)
+		if err != nil {
+			return nil, err
+		}
+		return builtin.New(builtin.Options{Solver: argv, Logger: log, NoDeepening: vf.noDeepen}), nil
 	}
 }

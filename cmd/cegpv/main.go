@@ -173,7 +173,8 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 func load(file string, cf *commonFlags, log hclog.Logger) (*program.Program, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return nil, err
+		// a missing file or a directory is rejected input (exit 6)
+		return nil, &program.Error{Kind: program.Unsupported, Err: err}
 	}
 	model, err := cf.dataModel()
 	if err != nil {

@@ -16,7 +16,7 @@ func TestVerifyRefinementFlag(t *testing.T) {
 	if code := run(context.Background(), []string{"verify", "--refinement", "nonsense", file}, &out, &errb); code != exitUsage {
 		t.Errorf("--refinement nonsense: exit %d, want %d", code, exitUsage)
 	}
-	if !strings.Contains(errb.String(), "unknown refinement") {
+	if !strings.Contains(errb.String(), "unknown --refinement \"nonsense\"") {
 		t.Errorf("stderr does not name the problem:\n%s", errb.String())
 	}
 	if _, err := exec.LookPath("z3"); err != nil {

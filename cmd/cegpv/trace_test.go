@@ -73,7 +73,7 @@ int main(void) {
 		t.Errorf("--trace steps does not list the model's steps:\n%s", steps)
 	}
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"verify", "--trace", "lines", f}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), `unknown trace style "lines"`) {
+	if code := run(context.Background(), []string{"verify", "--trace", "lines", f}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), `unknown --trace "lines"`) {
 		t.Errorf("--trace lines: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -50,7 +50,7 @@ type verifyFlags struct {
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.commonFlags.register(fs)
 	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin")
-	fs.StringVar(&v.solver, "solver", "z3", "SMT solver command for the builtin backend (z3, cvc5, boolector, or a full command line)")
+	fs.StringVar(&v.solver, "solver", "z3", "SMT solver of the builtin backend: a preset (z3, yices, cvc5) or a command line, words split as by a shell")
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 4, "spurious counterexamples excluded per abstraction level before it is widened")
@@ -73,6 +73,60 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
 }
 
+// validate rejects flag values that name nothing or bound nothing: a
+// usage error, before any work.
+func (v *verifyFlags) validate() error {
+	oneOf := func(flag, val string, allowed []string) error {
+		if slices.Contains(allowed, val) {
+			return nil
+		}
+		return fmt.Errorf("unknown %s %q (%s)", flag, val, strings.Join(allowed, ", "))
+	}
+	var names []string
+	for n := range backends {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, err := range []error{
+		oneOf("--trace", v.trace, traceStyles),
+		oneOf("--refinement", v.refinement, cegpv.Refinements),
+		oneOf("--mode", v.mode, cegpv.Modes),
+		oneOf("--backend", v.backend, names),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := depgraph.Lookup(v.heuristic); err != nil {
+		return err
+	}
+	if _, err := v.dataModel(); err != nil {
+		return err
+	}
+	if _, err := smt.Command(v.solver); err != nil {
+		return err
+	}
+	switch {
+	case v.unwind < 1:
+		return fmt.Errorf("--unwind %d: want at least 1", v.unwind)
+	case v.threads < 0:
+		return fmt.Errorf("--threads %d: want 0 (as the unwinding) or more", v.threads)
+	case v.contexts < 0:
+		return fmt.Errorf("--context-bound %d: want 0 (none) or more", v.contexts)
+	case v.timeout < 0:
+		return fmt.Errorf("--timeout %v: want 0 (none) or a positive duration", v.timeout)
+	case v.beyond < 0:
+		return fmt.Errorf("--beyond %v: want 0 (off) or a positive duration", v.beyond)
+	case v.jobs < 1:
+		return fmt.Errorf("-j %d: want at least 1", v.jobs)
+	case v.maxIter < 0:
+		return fmt.Errorf("--max-iterations %d: want 0 (the default) or more", v.maxIter)
+	case v.maxKeptShare < 0:
+		return fmt.Errorf("--max-kept-share %v: want a share between 0 and 1", v.maxKeptShare)
+	}
+	return nil
+}
+
 func (v *verifyFlags) bounds() backend.Bounds {
 	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, Contexts: v.contexts, Timeout: v.timeout}
 }
@@ -83,19 +137,6 @@ func relaxOpt(n int) int {
 		return -1
 	}
 	return n
-}
-
-// solverArgv turns --solver into a command line.
-func solverArgv(s string) []string {
-	switch s {
-	case "", "z3":
-		return smt.DefaultArgv
-	case "cvc5":
-		return []string{"cvc5", "--incremental", "--lang", "smt2", "--produce-models"}
-	case "boolector":
-		return []string{"boolector", "--smt2", "-i", "-m"}
-	}
-	return strings.Fields(s)
 }
 
 // outcome is what verify reports, in text or JSON.
@@ -160,12 +201,8 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code >= 0 {
 		return code
 	}
-	if !slices.Contains(traceStyles, vf.trace) {
-		fmt.Fprintf(stderr, "cegpv verify: unknown trace style %q (%s)\n", vf.trace, strings.Join(traceStyles, " or "))
-		return exitUsage
-	}
-	if !slices.Contains(cegpv.Refinements, vf.refinement) {
-		fmt.Fprintf(stderr, "cegpv verify: unknown refinement %q (%s)\n", vf.refinement, strings.Join(cegpv.Refinements, " or "))
+	if err := vf.validate(); err != nil {
+		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
 		return exitUsage
 	}
 	log := vf.logger(stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,3 +134,49 @@ int main(void) {
 }
 
 func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// Flag values that name nothing or bound nothing are usage errors (exit
+// 1) naming the flag; a missing file or a directory is rejected input
+// (exit 6), not UNKNOWN.
+func TestVerifyRejects(t *testing.T) {
+	file := "../../testdata/progs/lazy_counter_unsafe.c"
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--unwind", "-1", file}, exitUsage, "--unwind -1"},
+		{[]string{"--unwind", "0", file}, exitUsage, "--unwind 0"},
+		{[]string{"--timeout", "-5s", file}, exitUsage, "--timeout -5s"},
+		{[]string{"--each-property", "-j", "0", file}, exitUsage, "-j 0"},
+		{[]string{"--threads", "-2", file}, exitUsage, "--threads -2"},
+		{[]string{"--backend", "nusmv", file}, exitUsage, `unknown --backend "nusmv"`},
+		{[]string{"--mode", "fast", file}, exitUsage, `unknown --mode "fast"`},
+		{[]string{"--heuristic", "magic", file}, exitUsage, "magic"},
+		{[]string{"--data-model", "LP128", file}, exitUsage, "LP128"},
+		{[]string{"--solver", "z3 'unterminated", file}, exitUsage, "without closing quote"},
+		{[]string{"/nonexistent/x.c"}, exitUnsupported, "no such file"},
+		{[]string{t.TempDir()}, exitUnsupported, "is a directory"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"verify"}, tc.args...), &out, &errb)
+		if code != tc.code || !strings.Contains(out.String()+errb.String(), tc.msg) {
+			t.Errorf("verify %v: exit %d, want %d and a message with %q; got:\n%s%s", tc.args, code, tc.code, tc.msg, out.String(), errb.String())
+		}
+	}
+}
+
+// A check stopped by the user (SIGINT/SIGTERM cancel the context) is
+// reported as interrupted, not as a timeout.
+func TestVerifyInterrupted(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("interrupt signal received"))
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"verify", "../../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
+	if code != exitUnknown || !strings.Contains(out.String(), "UNKNOWN: interrupted: interrupt signal received") {
+		t.Errorf("exit %d; output:\n%s%s", code, out.String(), errb.String())
+	}
+}

