@@ -72,6 +72,7 @@ type Solver struct {
 	waited     chan struct{}
 	dialect    dialect
 	logicSent  bool
+	assuming   bool // the last check was check-sat-assuming
 }
 
 // Start starts the solver given by argv (DefaultArgv when empty) and sets
@@ -208,13 +209,17 @@ func (s *Solver) ReasonUnknown() string { return s.reason }
 
 // CheckSat asks for satisfiability of the current assertions. For Unknown
 // the reason is available from ReasonUnknown.
-func (s *Solver) CheckSat() (Result, error) { return s.checkSat("(check-sat)\n") }
+func (s *Solver) CheckSat() (Result, error) {
+	s.assuming = false
+	return s.checkSat("(check-sat)\n")
+}
 
 // CheckSatAssuming asks for satisfiability of the current assertions with
 // the Boolean constants lits assumed true; after Unsat, UnsatCore returns a
 // subset of lits that is unsatisfiable with the assertions (the solver must
 // have been started with cores, see EnableCores).
 func (s *Solver) CheckSatAssuming(lits []string) (Result, error) {
+	s.assuming = true
 	return s.checkSat("(check-sat-assuming (" + strings.Join(lits, " ") + "))\n")
 }
 
@@ -232,6 +237,11 @@ func (s *Solver) EnableCores() error {
 func (s *Solver) UnsatCore() ([]string, error) {
 	cmd := "(get-unsat-core)\n"
 	if s.dialect.assumptions {
+		if !s.assuming {
+			// unsat without assumptions: the empty core (yices refuses
+			// the question after a plain check-sat)
+			return nil, nil
+		}
 		cmd = "(get-unsat-assumptions)\n"
 	}
 	sx, err := s.ask(cmd)

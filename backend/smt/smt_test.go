@@ -231,6 +231,14 @@ func checkSatAssumingCore(t *testing.T, s *Solver) {
 	if r, err := s.CheckSat(); err != nil || r != Sat {
 		t.Fatalf("after: got %v %v, want sat", r, err)
 	}
+	// unsat without assumptions: the core is empty, whatever the dialect
+	must(t, s.Assert("(< x 0)"))
+	if r, err := s.CheckSat(); err != nil || r != Unsat {
+		t.Fatalf("x > 5 and x < 0: got %v %v, want unsat", r, err)
+	}
+	if core, err := s.UnsatCore(); err != nil || len(core) != 0 {
+		t.Fatalf("core after a plain check-sat: %v %v, want none", core, err)
+	}
 }
 
 // A solver that stops at its memory limit (z3 -memory:N prints
