@@ -37,6 +37,11 @@ type Bounds struct {
 	Contexts            int           // optional context-switch or round bound; 0 = none
 	Timeout             time.Duration // 0 = none
 	MemoryMB            int           // 0 = none
+	// ThreadCap is a limit of the model, not of the search: the thread
+	// instances of one run, all spawn sites together. A backend that cut
+	// a run at it states it in Result.Bounds (a verdict then names it);
+	// one that cut none leaves it 0.
+	ThreadCap int
 	// DeepenFrom: no violation lies within the unwindings below it (a
 	// check found none), so a backend that deepens towards Unwind may
 	// start there (0: from 1). Not part of the bounds a verdict states.
@@ -51,6 +56,9 @@ func (b Bounds) String() string {
 	}
 	if b.Contexts > 0 {
 		s += fmt.Sprintf(", contexts %d", b.Contexts)
+	}
+	if b.ThreadCap > 0 {
+		s += fmt.Sprintf(", at most %d threads in a run", b.ThreadCap)
 	}
 	return s
 }

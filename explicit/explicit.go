@@ -91,6 +91,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
 	case interp.NoViolation:
 		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
+		bounds.ThreadCap = xr.ThreadCap // stated when it cut a run
 		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Complete: xr.Complete, Bounds: bounds, Stats: st}, true
 	}
 	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)

@@ -273,8 +273,13 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 			if !d.Type().IsScalar() {
 				l.fail(x, "pthread_join result of type %s", d.Type())
 			}
-			l.log.Debug("pthread_join stores a nondeterministic thread result", "pos", fl.cur.String())
-			fl.assign(d, &program.Nondet{T: d.Type()})
+			// The model does not carry a thread's result to its join:
+			// the value stored is an opaque draw, so that a
+			// counterexample that depends on it is UNKNOWN, never FALSE
+			// (design.md §5 rule 6), while every real result is among
+			// the values it may take (TRUE stays sound).
+			l.log.Debug("pthread_join stores an opaque thread result", "pos", fl.cur.String())
+			fl.assign(d, &program.Nondet{T: d.Type(), Origin: "pthread_join"})
 			if skip != nil {
 				fl.place(skip)
 			}

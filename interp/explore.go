@@ -89,8 +89,14 @@ type ExploreResult struct {
 	// run of the program was explored, so the answer holds for every
 	// bound.
 	Complete bool
-	States   int // distinct states visited
+	// ThreadCap (NoViolation) is MaxThreads when a run was cut there (a
+	// limit of the search, not a bound the caller gave), else 0.
+	ThreadCap int
+	States    int // distinct states visited
 }
+
+// threadCapReached is bound's answer at ExploreOptions.MaxThreads.
+const threadCapReached = "thread cap"
 
 // Explore decides, by exhaustive explicit-state search, whether some run of
 // p within the bounds violates an assertion. It is a model checker for
@@ -160,6 +166,9 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (*Exp
 	default:
 		res.Status = NoViolation
 		res.Complete = !x.bounded
+		if x.capped {
+			res.ThreadCap = x.opts.MaxThreads
+		}
 	}
 	return res, nil
 }
@@ -185,6 +194,7 @@ type explorer struct {
 	visited map[string]struct{}
 	bytes   int
 	bounded bool // some thread stopped at a bound
+	capped  bool // some thread stopped at MaxThreads
 	// stack holds the keys of the states on the current path (only
 	// with Unbounded: otherwise loop counts make the graph acyclic);
 	// onPath is set by a dfs call that found its state there
@@ -432,6 +442,7 @@ func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *prog
 	dom := x.doms[in]
 	if why := x.bound(s, t, in); why != "" {
 		x.bounded = true
+		x.capped = x.capped || why == threadCapReached
 		return false, false, nil, nil
 	}
 	var choice []int // current choice vector, odometer order
@@ -537,8 +548,11 @@ func (x *explorer) bound(s *xstate, t *thread, in *program.Instr) string {
 			return "recursion bound"
 		}
 	case program.OpSpawn:
-		if x.opts.Threads > 0 && s.spawns[in.Label] >= x.opts.Threads || len(s.m.threads) >= x.opts.MaxThreads {
+		if x.opts.Threads > 0 && s.spawns[in.Label] >= x.opts.Threads {
 			return "thread bound"
+		}
+		if len(s.m.threads) >= x.opts.MaxThreads {
+			return threadCapReached
 		}
 	}
 	return ""

@@ -349,3 +349,34 @@ int main(void) { pthread_t t; while (1) pthread_create(&t, 0, w, 0); return 0; }
 		t.Fatalf("status %v, reason %q; want Inconclusive, heap exceeded", res.Status, res.Reason)
 	}
 }
+
+// A run cut at MaxThreads (a limit of the search, not a bound the caller
+// gave) is reported in ThreadCap, so that a Safe answer can state it; one
+// cut at Threads (the caller's bound) is not.
+func TestExploreThreadCap(t *testing.T) {
+	p := lowerC(t, "cap.c", `#include <pthread.h>
+#include <assert.h>
+int n;
+void *w(void *a) { return 0; }
+int main(void) {
+  pthread_t h;
+  for (int i = 0; i < 4; i++) pthread_create(&h, 0, w, 0);
+  n = 1;
+  assert(n == 1);
+  return 0;
+}
+`)
+	for _, tc := range []struct {
+		opts ExploreOptions
+		cap  int
+	}{
+		{ExploreOptions{Unwind: 5, MaxThreads: 3}, 3},
+		{ExploreOptions{Unwind: 5, Threads: 2, MaxThreads: 64}, 0},
+		{ExploreOptions{Unwind: 5, MaxThreads: 64}, 0},
+	} {
+		res, err := Explore(context.Background(), p, tc.opts)
+		if err != nil || res.Status != NoViolation || res.ThreadCap != tc.cap {
+			t.Errorf("%+v: %v %+v, want no violation with thread cap %d", tc.opts, err, res, tc.cap)
+		}
+	}
+}

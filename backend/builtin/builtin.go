@@ -600,6 +600,11 @@ func (s *Session) stats() backend.Stats {
 
 func (s *Session) result(v backend.Verdict, reason string) backend.Result {
 	r := backend.Result{Verdict: v, Reason: reason, Bounds: s.bounds, Stats: s.stats()}
+	if v == backend.Safe && s.enc.capCut {
+		// the cap of the model cut some run: the answer holds for the
+		// runs within it only, and says so
+		r.Bounds.ThreadCap = maxThreads
+	}
 	if s.opts.KeepFormula {
 		r.Log = s.solver.Transcript()
 	}

@@ -52,6 +52,7 @@ type enc struct {
 	cellEv           map[cellKey]*cellEvents
 	asserts          []*stepRec
 	cuts             []*term // unwinding (and thread-bound) cut guards
+	capCut           bool    // a spawn was cut at maxThreads (not at Bounds.Threads)
 	bad              []badRec
 	spawns           []*stepRec
 	joins            []joinRec

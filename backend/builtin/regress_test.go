@@ -2,6 +2,8 @@ package builtin
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -397,4 +399,44 @@ int main() {
   return 0;
 }`},
 	})
+}
+
+// The encoding has at most maxThreads threads in a run. A program that
+// needs more (65 threads each incrementing a counter under a lock, then
+// assert(counter != 65): violated; gcc -pthread runs fail the assertion
+// every time) must not get a TRUE that blames only the unwinding: the
+// answer states the cap (issue 14). With 5 threads the cap cuts nothing
+// and the violation is found.
+func TestThreadCapStated(t *testing.T) {
+	needZ3(t)
+	const src = `#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int counter;
+void *t(void *a) { pthread_mutex_lock(&m); counter++; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t h[NTHR];
+  for (int i = 0; i < NTHR; i++) pthread_create(&h[i], 0, t, 0);
+  for (int i = 0; i < NTHR; i++) pthread_join(h[i], 0);
+  assert(counter != NTHR);
+  return 0;
+}
+`
+	for _, tc := range []struct {
+		n    int
+		want backend.Verdict
+		cap  int
+	}{
+		{65, backend.Safe, maxThreads}, // the 65th spawn is cut: bounded by the cap, and it says so
+		{5, backend.Unsafe, 0},
+	} {
+		p := lower(t, "cap.c", strings.ReplaceAll(src, "NTHR", strconv.Itoa(tc.n)))
+		res := check(t, p, backend.Bounds{Unwind: tc.n + 1})
+		if res.Verdict != tc.want || res.Bounds.ThreadCap != tc.cap {
+			t.Errorf("%d threads: %v, bounds %q; want %v with thread cap %d", tc.n, res.Verdict, res.Bounds, tc.want, tc.cap)
+		}
+		if tc.cap > 0 && !strings.Contains(res.Bounds.String(), "at most 64 threads") {
+			t.Errorf("%d threads: the bounds %q do not state the cap", tc.n, res.Bounds)
+		}
+	}
 }

@@ -713,7 +713,11 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	}
 	n := e.siteCnt[in.Label]
 	if e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= maxThreads {
-		// thread bound: cut this path here
+		// thread bound: cut this path here; the cap of the model (not a
+		// bound the user gave) is stated by a Safe answer
+		if !(e.b.Threads > 0 && n >= e.b.Threads) {
+			e.capCut = true
+		}
 		e.cut(st, st.g)
 		st.g = tFalse
 		rec.g = tFalse
