@@ -370,6 +370,10 @@ func (fl *funcLowerer) postfix(x *cc.PostfixExpression, want bool) program.Expr 
 		if i < 0 {
 			fl.l.fail(x, "no member %s in %s", name, t)
 		}
+		if t.Kind == program.Union {
+			i = fl.l.unionMember(t, i, name, x) // members share storage: union.go
+			name = t.Fields[i].Name
+		}
 		return &program.FieldSel{X: s, Name: name, Field: i, T: t.Fields[i].Type}
 	case cc.PostfixExpressionInc:
 		return fl.incdec(x, x.PostfixExpression, program.Add, true, want)
@@ -432,6 +436,9 @@ func (fl *funcLowerer) unary(x *cc.UnaryExpression, want bool) program.Expr {
 		}
 		if !program.IsLValue(v) {
 			fl.l.fail(x, "address of a non-lvalue")
+		}
+		if fl.isAtomicVar(x.CastExpression) {
+			fl.l.fail(x, "address of the _Atomic variable %s (accesses through a pointer are not modelled as atomic)", program.ExprString(v))
 		}
 		fl.markAddr(v)
 		return &program.AddrOf{X: v, T: fl.l.ptrTo(v.Type())}
@@ -769,6 +776,17 @@ func (fl *funcLowerer) assignment(x *cc.AssignmentExpression, want bool) program
 	}
 	lv = fl.stableLval(lv)
 	r := fl.rval(x.AssignmentExpression)
+	if fl.isAtomicVar(x.UnaryExpression) {
+		// a read-modify-write of an _Atomic variable (atomic.go): the
+		// operand is evaluated before the section
+		if _, ok := r.(*program.Const); !ok && !isStableLocal(fl, r) {
+			tv := fl.tmp(r.Type())
+			fl.assign(tv, r)
+			r = tv
+		}
+		fl.emitOp(program.OpAtomicBegin, nil, nil)
+		defer fl.emitOp(program.OpAtomicEnd, nil, nil)
+	}
 	nv := fl.convert(fl.binary(x, op, lv, r), t, false)
 	if !want {
 		fl.assign(lv, nv)
@@ -817,6 +835,11 @@ func (fl *funcLowerer) assignExpr(lv program.Expr, n cc.ExpressionNode) {
 func (fl *funcLowerer) incdec(n cc.Node, operand cc.ExpressionNode, op program.BinOp, post, want bool) program.Expr {
 	lv := fl.stableLval(fl.lval(operand))
 	t := lv.Type()
+	if fl.isAtomicVar(operand) {
+		// a read-modify-write of an _Atomic variable (atomic.go)
+		fl.emitOp(program.OpAtomicBegin, nil, nil)
+		defer fl.emitOp(program.OpAtomicEnd, nil, nil)
+	}
 	newVal := func(old program.Expr) program.Expr {
 		return fl.convert(fl.binary(n, op, old, program.IntConst(program.IntT, 1)), t, false)
 	}

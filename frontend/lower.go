@@ -14,6 +14,8 @@ import (
 
 // lowerer holds the state of one translation unit.
 type lowerer struct {
+	unionUses map[*program.Type][]unionUse // union.go
+
 	file  string
 	model program.DataModel
 	log   hclog.Logger
@@ -97,6 +99,7 @@ func builtinName(name string) bool {
 func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	l.ast = ast
 	l.prog = &program.Program{File: l.file, Model: l.model}
+	l.checkAtomics(ast)
 	// Collect function definitions and global names first.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -315,6 +318,9 @@ func (l *lowerer) compound(t *program.Type, list *cc.InitializerList, static boo
 		c.Elems[i] = e
 	}
 	pos := 0
+	if t.Kind == program.Union && list != nil && len(t.Fields) > 0 {
+		l.unionMember(t, 0, t.Fields[0].Name, list) // an initializer writes the first member
+	}
 	for il := list; il != nil; il = il.InitializerList {
 		if il.Initializer == nil {
 			continue
