@@ -67,7 +67,14 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ch <- f()
+			a := answer{}
+			defer func() {
+				if r := recover(); r != nil { // an engine's bug: no answer from it
+					log.Error("engine failed beyond the bounds", "error", program.PanicError(r))
+				}
+				ch <- a
+			}()
+			a = f()
 		}()
 	}
 	deeper := opts.Bounds

@@ -144,7 +144,8 @@ type Result struct {
 // Verdict Unsafe; errors are infrastructure failures (backend crash,
 // unsupported input, timeout) and come with an Unknown result whose Reason
 // says what happened.
-func Verify(ctx context.Context, p *program.Program, opts Options) (Result, error) {
+func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, err error) {
+	defer program.Recover(&err)
 	v := &verifier{p: p, work: p, opts: opts, log: opts.Logger}
 	if v.log == nil {
 		v.log = hclog.NewNullLogger()

@@ -127,6 +127,18 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 	return rep
 }
 
+// check is Check's body; a panic in it (an engine's bug on a path without
+// its own recovery) is an Unknown report, never a crash.
+func (c *checker) check(ctx context.Context, p *program.Program) (rep *Report) {
+	defer func() {
+		if r := recover(); r != nil {
+			rep = c.newReport(p)
+			rep.unknown(program.PanicError(r))
+		}
+	}()
+	return c.checkMode(ctx, p)
+}
+
 type checker struct {
 	opts CheckOptions
 	log  hclog.Logger
@@ -136,7 +148,7 @@ func (c *checker) newReport(p *program.Program) *Report {
 	return &Report{Verdict: backend.Unknown, Bounds: c.opts.Bounds, Program: p}
 }
 
-func (c *checker) check(ctx context.Context, p *program.Program) *Report {
+func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	rep := c.newReport(p)
 	switch c.opts.Mode {
 	case "", ModeCEGPV, ModePlain:

@@ -68,6 +68,12 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
+	defer func() {
+		if r := recover(); r != nil { // a bug of the search: the other engine decides
+			log.Error("explicit search failed", "error", program.PanicError(r))
+			res, done = backend.Result{}, false
+		}
+	}()
 	sctx, scancel := backend.WithShare(ctx, opts.Share)
 	defer scancel()
 	ectx, cancel := context.WithTimeout(sctx, opts.Max)
@@ -117,8 +123,14 @@ func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds,
 	defer pcancel()
 	prim := make(chan answer, 1)
 	go func() {
-		res, err := primary(pctx)
-		prim <- answer{res, err, true}
+		a := answer{done: true}
+		defer func() {
+			if r := recover(); r != nil { // the primary engine's bug: its answer is the error
+				a.err = program.PanicError(r)
+			}
+			prim <- a
+		}()
+		a.res, a.err = primary(pctx)
 	}()
 	ectx, ecancel := context.WithCancel(ctx)
 	defer ecancel()
@@ -173,6 +185,12 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("explicit search beyond the bounds failed", "error", program.PanicError(r))
+			res, how, done = backend.Result{}, "", false
+		}
+	}()
 	if !Applies(p) {
 		return backend.Result{}, "", false
 	}

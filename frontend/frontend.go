@@ -18,6 +18,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -40,6 +41,9 @@ type Options struct {
 	// IncludeDirs are searched for #include "..." after the including
 	// file's directory.
 	IncludeDirs []string
+	// MaxHeap is the Go heap LowerContext lets the lowering reach (0:
+	// DefaultMaxHeap).
+	MaxHeap int
 }
 
 const predefinedCommon = `
@@ -132,6 +136,7 @@ func config(model program.DataModel, includeDirs []string) *cc.Config {
 		IncludePaths:    append([]string{""}, includeDirs...),
 		SysIncludePaths: []string{"."},
 		DefaultSizeT:    cc.UInt,
+		ExpansionLimit:  ExpansionLimit,
 	}
 }
 
@@ -178,6 +183,12 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 		{Name: "<builtin>", Value: cc.Builtin},
 		// cc may write into the buffer it is given: pass a copy.
 		{Name: file, Value: string(src)},
+	}
+	if err := checkIncludes(file, src, opts.IncludeDirs); err != nil {
+		return nil, err
+	}
+	if err := checkNesting(cfg, sources, file, src); err != nil {
+		return nil, err
 	}
 	ast, err := cc.Translate(cfg, sources)
 	if err != nil {
@@ -264,6 +275,9 @@ func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 
 // parseError turns a cc error list into an Unsupported error positioned at
 // the first message.
+// ccPos matches a position in cc's own sources in its messages.
+var ccPos = regexp.MustCompile(`\s*\([A-Za-z0-9_]+\.go:\d+(:[A-Za-z0-9_.]*)*:?\)`)
+
 func parseError(file string, err error) error {
 	msg := err.Error()
 	first := strings.SplitN(msg, "\n", 2)[0]
@@ -284,6 +298,9 @@ func parseError(file string, err error) error {
 			first = strings.TrimSpace(rest[j+2:])
 		}
 	}
+	// cc appends its own source position, "(check.go:5317:check:)": not
+	// the input's, so not the user's business
+	first = strings.TrimSpace(ccPos.ReplaceAllString(first, ""))
 	return &program.Error{Kind: program.Unsupported, Pos: pos, Err: fmt.Errorf("C parse error: %s", first)}
 }
 

@@ -742,10 +742,11 @@ func cmpDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int
 						total++
 					}
 				case *program.Binary:
+					cmp := false // an ordering comparison (else == or !=)
 					switch x.Op {
 					case program.Eq, program.Ne:
 					case program.Lt, program.Le, program.Gt, program.Ge:
-						ordered = true
+						cmp = true
 					default:
 						return true
 					}
@@ -755,6 +756,10 @@ func cmpDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int
 						if ok && r.Local && r.Name == v.Name && isK && program.Identical(k.T, v.T) {
 							allowed++
 							consts[normalize(v.T, program.Value{Bits: k.V}).Bits] = true
+							// only comparisons of v order its domain (one
+							// of another variable made an unread v's
+							// empty domain "ordered": index out of range)
+							ordered = ordered || cmp
 						}
 					}
 				}

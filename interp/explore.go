@@ -17,8 +17,9 @@ import (
 // Explorable returns nil when Explore can search p, or why not: a draw
 // without a finite domain (see domains.go). It is cheap (a static
 // analysis).
-func Explorable(p *program.Program) error {
-	_, err := domains(p)
+func Explorable(p *program.Program) (err error) {
+	defer program.Recover(&err)
+	_, err = domains(p)
 	return err
 }
 
@@ -124,7 +125,8 @@ const threadCapReached = "thread cap"
 // run reaches an execution error (the symbolic backend reports those), when
 // the visited states exceed MaxStateBytes or the heap MaxHeap, and when ctx
 // ends.
-func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (*ExploreResult, error) {
+func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (_ *ExploreResult, err error) {
+	defer program.Recover(&err)
 	if opts.Unwind <= 0 {
 		opts.Unwind = 5
 	}

@@ -173,7 +173,8 @@ func (s *replaySource) next(t *program.Type) program.Value {
 // Confirm replays run on p and returns the replayed run when it ends in a
 // violation and draws no opaque value, that is, when it is a run of the C
 // program that may be reported as FALSE; otherwise an error says why not.
-func Confirm(p *program.Program, run *program.Run) (*program.Run, error) {
+func Confirm(p *program.Program, run *program.Run) (_ *program.Run, err error) {
+	defer program.Recover(&err)
 	out, err := Replay(p, run)
 	switch {
 	case err != nil:
@@ -202,7 +203,8 @@ func Confirm(p *program.Program, run *program.Run) (*program.Run, error) {
 // An execution error at the last step is reported in the Outcome (Status
 // Errored); before the last step, or in a run that claims a violation, it
 // is a divergence.
-func Replay(p *program.Program, run *program.Run) (*Outcome, error) {
+func Replay(p *program.Program, run *program.Run) (_ *Outcome, err error) {
+	defer program.Recover(&err)
 	return replay(p, run, nil)
 }
 

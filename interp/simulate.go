@@ -90,7 +90,8 @@ func (s *randSource) value(t *program.Type) program.Value {
 // Outcome's Run replays with Replay (and ends with the failing assertion
 // when Status is Violated). Simulate stops at the first failed assertion,
 // the first execution error, a deadlock, or the step limit.
-func Simulate(p *program.Program, opts SimOptions) (*Outcome, error) {
+func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
+	defer program.Recover(&err)
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = 10000
 	}

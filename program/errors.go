@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
 )
 
 // ErrKind classifies errors.
@@ -70,4 +73,39 @@ func KindOf(err error) ErrKind {
 		return Timeout
 	}
 	return 0
+}
+
+// Recover turns a panic into an Internal error naming where it happened,
+// so that one engine's bug makes its answer UNKNOWN instead of killing the
+// process (the other engines of a race go on). Use it deferred, directly:
+//
+//	defer program.Recover(&err)
+func Recover(err *error) {
+	if r := recover(); r != nil {
+		*err = PanicError(r)
+	}
+}
+
+// PanicError is the Internal error for a recovered panic value:
+// "internal error: panic at file:line: value", the frame that panicked (the
+// first one outside the runtime).
+func PanicError(r any) error {
+	if e, ok := r.(*Error); ok {
+		return e // a typed error raised by panic on purpose
+	}
+	where := "unknown place"
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") && f.File != "" {
+			where = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+			break
+		}
+		if !more {
+			break
+		}
+	}
+	return &Error{Kind: Internal, Err: fmt.Errorf("panic at %s: %v", where, r)}
 }

@@ -22,6 +22,9 @@ func (p Pos) String() string {
 	if p.File == "" && p.Line == 0 {
 		return "-"
 	}
+	if p.Line == 0 {
+		return p.File
+	}
 	if p.Col == 0 {
 		return fmt.Sprintf("%s:%d", p.File, p.Line)
 	}

@@ -127,7 +127,8 @@ func (b *builtinBackend) Name() string { return "builtin" }
 
 // Check verifies p under bounds by the symbolic encoding, after iterative
 // deepening (see deepen).
-func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
+func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (_ backend.Result, err error) {
+	defer program.Recover(&err)
 	if bounds.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, bounds.Timeout)
@@ -672,7 +673,8 @@ func (s *Session) unknown(err error) (backend.Result, error) {
 // Check solves: first for a violation that passes no invalid access, then
 // for invalid accesses (Unknown), then, with unwinding assertions, for
 // paths beyond the bounds.
-func (s *Session) Check() (backend.Result, error) {
+func (s *Session) Check() (_ backend.Result, err error) {
+	defer program.Recover(&err)
 	sv := s.solver
 	// 1. violation without invalid accesses
 	sv.Push()

@@ -234,7 +234,8 @@ type instance struct {
 }
 
 // Open encodes p once and keeps it in a live solver (backend.Incremental).
-func (b *builtinBackend) Open(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Instance, error) {
+func (b *builtinBackend) Open(ctx context.Context, p *program.Program, bounds backend.Bounds) (_ backend.Instance, err error) {
+	defer program.Recover(&err)
 	bounds = b.effective(bounds)
 	s, applied, err := newSession(ctx, p, bounds, b.opts, true, redAll)
 	if err != nil {
@@ -286,7 +287,8 @@ func (in *instance) guard(ctx context.Context, f func() (backend.Result, error))
 
 // Check is Session.Check on the instance (with its exclusions), plus the key
 // of every step of the run.
-func (in *instance) Check(ctx context.Context) (backend.Result, []string, error) {
+func (in *instance) Check(ctx context.Context) (_ backend.Result, _ []string, err error) {
+	defer program.Recover(&err)
 	var keys []string
 	res, err := in.guard(ctx, func() (backend.Result, error) {
 		h := in.s.enc.inst
@@ -325,7 +327,8 @@ func (in *instance) Check(ctx context.Context) (backend.Result, []string, error)
 // of the cores so far dropped (a run of the program close to the forced
 // one; any violation found is real and replayed). Safe comes with the cores
 // as Blockers.
-func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (backend.Result, []backend.Blocker, error) {
+func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]bool, seq []string, relax int) (_ backend.Result, _ []backend.Blocker, err error) {
+	defer program.Recover(&err)
 	var blks []backend.Blocker
 	res, err := in.guard(ctx, func() (backend.Result, error) {
 		s := in.s

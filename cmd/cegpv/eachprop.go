@@ -23,7 +23,7 @@ type propertyReport struct {
 // cancel the remaining checks; a violated property is a result.
 func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log hclog.Logger, stdout io.Writer) int {
 	rep := &propertyReport{File: file, Verdict: "UNKNOWN"}
-	p, err := load(file, &vf.commonFlags, log)
+	p, err := load(ctx, file, &vf.commonFlags, log)
 	if err != nil {
 		o := &outcome{File: file, Verdict: "UNKNOWN", Reason: err.Error(), err: err, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String()}
 		rep.Properties = []*outcome{o}

@@ -169,8 +169,8 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// load reads and lowers a C file.
-func load(file string, cf *commonFlags, log hclog.Logger) (*program.Program, error) {
+// load reads and lowers a C file; the front end stops when ctx ends.
+func load(ctx context.Context, file string, cf *commonFlags, log hclog.Logger) (*program.Program, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		// a missing file or a directory is rejected input (exit 6)
@@ -180,7 +180,7 @@ func load(file string, cf *commonFlags, log hclog.Logger) (*program.Program, err
 	if err != nil {
 		return nil, err
 	}
-	return frontend.Lower(file, src, frontend.Options{Model: model, Logger: log.Named("frontend")})
+	return frontend.LowerContext(ctx, file, src, frontend.Options{Model: model, Logger: log.Named("frontend")})
 }
 
 func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (string, int) {
@@ -200,19 +200,19 @@ func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (string, int) {
 }
 
 func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return showOrPrint("show", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
+	return showOrPrint(ctx, "show", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
 		return program.Show(w, p)
 	})
 }
 
 func runPrint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return showOrPrint("print", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
+	return showOrPrint(ctx, "print", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
 		_, err := program.Print(w, p)
 		return err
 	})
 }
 
-func showOrPrint(name string, args []string, stdout, stderr io.Writer, out func(io.Writer, *program.Program) error) int {
+func showOrPrint(ctx context.Context, name string, args []string, stdout, stderr io.Writer, out func(io.Writer, *program.Program) error) int {
 	fs := newFlagSet(name, stderr)
 	var cf commonFlags
 	cf.register(fs)
@@ -221,7 +221,7 @@ func showOrPrint(name string, args []string, stdout, stderr io.Writer, out func(
 		return code
 	}
 	log := cf.logger(stderr)
-	p, err := load(file, &cf, log)
+	p, err := load(ctx, file, &cf, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)

@@ -28,7 +28,7 @@ func runDepgraph(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code >= 0 {
 		return code
 	}
-	p, err := load(file, &cf, cf.logger(stderr))
+	p, err := load(ctx, file, &cf, cf.logger(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)
@@ -67,7 +67,7 @@ func runSlice(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code >= 0 {
 		return code
 	}
-	p, err := load(file, &cf, cf.logger(stderr))
+	p, err := load(ctx, file, &cf, cf.logger(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)

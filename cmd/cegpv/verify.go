@@ -245,7 +245,12 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		o.Reason = err.Error()
 		return o
 	}
-	p, err := load(file, &vf.commonFlags, log)
+	if vf.timeout > 0 { // the time limit covers the front end too
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
+		defer cancel()
+	}
+	p, err := load(ctx, file, &vf.commonFlags, log)
 	if err != nil {
 		return unknown(err)
 	}
