@@ -398,8 +398,14 @@ func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backen
 	}
 	ch := make(chan ret, 1)
 	go func() {
-		res, err := g.Backend.Check(ctx, p, b)
-		ch <- ret{res, err}
+		var r ret
+		defer func() {
+			if x := recover(); x != nil { // the backend's bug: its answer is the error
+				r = ret{err: program.PanicError(x)}
+			}
+			ch <- r
+		}()
+		r.res, r.err = g.Backend.Check(ctx, p, b)
 	}()
 	select {
 	case r := <-ch:

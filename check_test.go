@@ -3,6 +3,7 @@ package cegpv_test
 import (
 	"context"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
 )
 
 // TestExplicitBeside: Check races the explicit-state search beside the
@@ -45,5 +47,27 @@ func TestExplicitBeside(t *testing.T) {
 			t.Errorf("%s: the explicit search answered no program", mode)
 		}
 		t.Logf("%s: %d programs answered by the explicit search", mode, byExplicit)
+	}
+}
+
+// panicBackend is a backend with a bug.
+type panicBackend struct{}
+
+func (panicBackend) Name() string { return "panicky" }
+func (panicBackend) Check(context.Context, *program.Program, backend.Bounds) (backend.Result, error) {
+	var s []int
+	_ = s[3] // index out of range
+	return backend.Result{}, nil
+}
+
+// A panic inside an engine is an UNKNOWN naming where it happened, in both
+// modes, never a crash.
+func TestCheckContainsPanics(t *testing.T) {
+	p := lower(t, "x.c", []byte("#include <assert.h>\nint g;\nint main(void) { g = 1; assert(g == 1); return 0; }\n"))
+	for _, mode := range cegpv.Modes {
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: cegpv.Options{Backend: panicBackend{}, Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, NoExplicit: true})
+		if rep.Verdict != backend.Unknown || program.KindOf(rep.Err) != program.Internal || !strings.Contains(rep.Reason, "panic at check_test.go:") {
+			t.Errorf("%s: %v %q (%v), want UNKNOWN: internal error: panic at check_test.go:…", mode, rep.Verdict, rep.Reason, rep.Err)
+		}
 	}
 }

@@ -380,3 +380,29 @@ int main(void) {
 		}
 	}
 }
+
+// A nondet local that is never read, in a function whose loop compares
+// another variable with <, has the one-value domain; its analysis used to
+// index an empty constant list (a panic seen on a pthread-ext stack task,
+// reached from explicit.Applies).
+func TestExplorableUnreadNondet(t *testing.T) {
+	p := lowerC(t, "unread.c", `#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int g;
+void *t(void *a) {
+  int i;
+  int unused = __VERIFIER_nondet_int();
+  for (i = 0; i < 3; i++) g++;
+  return 0;
+}
+int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); assert(g <= 3); return 0; }
+`)
+	if err := Explorable(p); err != nil {
+		t.Fatalf("Explorable: %v", err)
+	}
+	res, err := Explore(context.Background(), p, ExploreOptions{Unwind: 5})
+	if err != nil || res.Status != NoViolation {
+		t.Fatalf("Explore: %v %+v, want no violation", err, res)
+	}
+}
