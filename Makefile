@@ -4,7 +4,7 @@ BIN     := bin/cegpv
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO    ?= testdata/progs/lazy_counter_unsafe.c
 
-.PHONY: all deps pytools build demo test vet bench clean
+.PHONY: all deps pytools build demo test vet fuzz bench clean
 
 all: build
 
@@ -42,6 +42,11 @@ vet:
 
 test: deps vet
 	$(GO) test -count=1 -timeout 9m ./...
+
+# fuzz runs each fuzz target for FUZZTIME (the seeds run in make test).
+FUZZTIME ?= 2m
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzLower -fuzztime $(FUZZTIME) ./frontend/
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./frontend/

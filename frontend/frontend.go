@@ -18,8 +18,10 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -152,8 +154,10 @@ func Lower(file string, src []byte, opts Options) (prog *program.Program, err er
 	log := opts.Logger
 	if log == nil {
 		log = hclog.NewNullLogger()
+		opts.Logger = log
 	}
 	l := newLowerer(file, opts.Model, log)
+	parsing := true
 	defer func() {
 		if r := recover(); r != nil {
 			prog = nil
@@ -161,11 +165,20 @@ func Lower(file string, src []byte, opts Options) (prog *program.Program, err er
 				err = b.err
 				return
 			}
-			err = &program.Error{Kind: program.Internal, Pos: l.pos,
-				Err: fmt.Errorf("front end panic: %v\n%s", r, debug.Stack())}
+			log.Debug("front end panic", "value", r, "stack", string(debug.Stack()))
+			if parsing {
+				// a bug of the C parser (modernc.org/cc/v4) on this input,
+				// e.g. an empty character constant: the input cannot be
+				// read, like any other parse error
+				err = &program.Error{Kind: program.Unsupported, Pos: program.Pos{File: file},
+					Err: fmt.Errorf("C parse error: the C parser failed on this input (%v)", r)}
+				return
+			}
+			err = program.PanicError(r)
 		}
 	}()
 	ast, err := parse(file, src, opts)
+	parsing = false
 	if err != nil {
 		return nil, err
 	}
@@ -190,31 +203,46 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 	if err := checkNesting(cfg, sources, file, src); err != nil {
 		return nil, err
 	}
-	ast, err := cc.Translate(cfg, sources)
-	if err != nil {
-		if strings.Contains(err.Error(), "*cc.LabeledStatement") {
-			// cc's type checker reports a label defined twice in one
-			// function without a position: find it ourselves.
-			sources[2].Value = string(src)
-			if e := duplicateLabel(cfg, sources); e != nil {
-				return nil, e
-			}
+	text := string(src)
+	for range 16 { // each round drops one unused duplicated label
+		sources[2].Value = text
+		ast, err := cc.Translate(cfg, sources)
+		if err == nil {
+			return ast, nil
 		}
-		return nil, parseError(file, err)
+		if !strings.Contains(err.Error(), "*cc.LabeledStatement") {
+			return nil, parseError(file, err)
+		}
+		// cc's type checker reports a label defined twice in one function
+		// without a position: find it ourselves.
+		sources[2].Value = text
+		ps, name, derr := duplicateLabel(cfg, sources)
+		if derr != nil {
+			return nil, derr
+		}
+		next, ok := dropLabels(text, file, name, ps)
+		if ps == nil || !ok {
+			return nil, parseError(file, err)
+		}
+		opts.Logger.Warn("label defined twice in one function and never the target of a goto: its definitions are ignored (gcc rejects the file)",
+			"label", name, "at", fmt.Sprintf("%s:%d", file, ps[1].Line))
+		text = next
 	}
-	return ast, nil
+	return nil, program.Errorf(program.Unsupported, "%s: too many duplicated labels", file)
 }
 
-// duplicateLabel parses sources without type checking and returns an
-// Unsupported error at the second definition of a label defined twice in
-// one function, or nil. Such a file is not C (a constraint violation, C11
-// 6.8.1p3, that gcc reports as an error); it is not lowered even when no
-// goto names the label, because the front end does not guess what an
-// invalid program means.
-func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
-	ast, err := cc.Parse(cfg, sources)
-	if err != nil || ast == nil {
-		return nil
+// duplicateLabel parses sources without type checking and looks for a
+// label defined twice in one function (C11 6.8.1p3: not C; gcc rejects
+// it). When no goto of that function names the label (nor a computed
+// goto), the label carries no meaning: unused returns the positions of all
+// its definitions, which parse removes from the source (SV-COMP tasks
+// whose assert macro defines ERROR: and expands twice). Otherwise err is
+// the Unsupported error at the second definition. Both are nil when there
+// is no duplicate.
+func duplicateLabel(cfg *cc.Config, sources []cc.Source) (unused []token.Position, name string, err error) {
+	ast, perr := cc.Parse(cfg, sources)
+	if perr != nil || ast == nil {
+		return nil, "", nil
 	}
 	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
 		ext := tu.ExternalDeclaration
@@ -222,22 +250,23 @@ func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 			continue
 		}
 		fd := ext.FunctionDefinition
-		seen := map[string]token.Position{}
-		var found error
+		defs := map[string][]token.Position{}
+		gotos := map[string]bool{}
+		computed := false
 		var walk func(s *cc.Statement)
 		var block func(cs *cc.CompoundStatement)
 		block = func(cs *cc.CompoundStatement) {
 			if cs == nil {
 				return
 			}
-			for bl := cs.BlockItemList; bl != nil && found == nil; bl = bl.BlockItemList {
+			for bl := cs.BlockItemList; bl != nil; bl = bl.BlockItemList {
 				if bi := bl.BlockItem; bi != nil {
 					walk(bi.Statement)
 				}
 			}
 		}
 		walk = func(s *cc.Statement) {
-			if s == nil || found != nil {
+			if s == nil {
 				return
 			}
 			switch s.Case {
@@ -245,15 +274,7 @@ func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 				ls := s.LabeledStatement
 				if ls.Case == cc.LabeledStatementLabel {
 					name := ls.Token.SrcStr()
-					pos := ls.Token.Position()
-					if first, dup := seen[name]; dup {
-						found = &program.Error{Kind: program.Unsupported, Pos: toPos(pos),
-							Err: fmt.Errorf("label %s defined twice in function %s (first at %s:%d): invalid C, label names must be unique within a function "+
-								"(C11 6.8.1p3; gcc: duplicate label '%s'); probably a macro that defines a label, expanded twice",
-								name, fd.Declarator.Name(), first.Filename, first.Line, name)}
-						return
-					}
-					seen[name] = pos
+					defs[name] = append(defs[name], ls.Token.Position())
 				}
 				walk(ls.Statement)
 			case cc.StatementCompound:
@@ -263,14 +284,88 @@ func duplicateLabel(cfg *cc.Config, sources []cc.Source) error {
 				walk(s.SelectionStatement.Statement2)
 			case cc.StatementIteration:
 				walk(s.IterationStatement.Statement)
+			case cc.StatementJump:
+				switch js := s.JumpStatement; js.Case {
+				case cc.JumpStatementGoto:
+					gotos[js.Token2.SrcStr()] = true
+				case cc.JumpStatementGotoExpr:
+					computed = true
+				}
 			}
 		}
 		block(fd.CompoundStatement)
-		if found != nil {
-			return found
+		for _, lname := range slices.Sorted(maps.Keys(defs)) {
+			ps := defs[lname]
+			if len(ps) < 2 {
+				continue
+			}
+			if gotos[lname] || computed {
+				first := ps[0]
+				return nil, lname, &program.Error{Kind: program.Unsupported, Pos: toPos(ps[1]),
+					Err: fmt.Errorf("label %s defined twice in function %s (first at %s:%d) and the target of a goto: invalid C, label names must be unique within a function "+
+						"(C11 6.8.1p3; gcc: duplicate label '%s'); probably a macro that defines a label, expanded twice",
+						lname, fd.Declarator.Name(), first.Filename, first.Line, lname)}
+			}
+			return ps, lname, nil
 		}
 	}
-	return nil
+	return nil, "", nil
+}
+
+// dropLabels removes the definitions of label name at ps from src: the
+// text "name :" at a position that holds it, and for a position that is
+// the expansion of a macro (the SV-COMP assert macro defines ERROR:), the
+// label in every #define of src whose body defines it. It refuses (ok
+// false) when a goto anywhere in src names the label, since a macro's
+// label serves every function that expands it, or when a position holds
+// neither. Columns of the other tokens stay as they are.
+func dropLabels(src string, file string, name string, ps []token.Position) (string, bool) {
+	if regexp.MustCompile(`\bgoto\s+` + regexp.QuoteMeta(name) + `\b`).MatchString(src) {
+		return src, false
+	}
+	label := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `[ \t]*:([^:]|$)`)
+	blank := func(l string, loc []int) string {
+		end := loc[1]
+		if loc[3] > loc[2] {
+			end = loc[2] // keep the character after the colon
+		}
+		return l[:loc[0]] + strings.Repeat(" ", end-loc[0]) + l[end:]
+	}
+	lines := strings.SplitAfter(src, "\n")
+	macros := false
+	for _, p := range ps {
+		if p.Filename != file || p.Line < 1 || p.Line > len(lines) {
+			return src, false
+		}
+		l := lines[p.Line-1]
+		if i := p.Column - 1; i >= 0 && i < len(l) {
+			if loc := label.FindStringSubmatchIndex(l[i:]); loc != nil && loc[0] == 0 {
+				for k := range loc {
+					loc[k] += i
+				}
+				lines[p.Line-1] = blank(l, loc)
+				continue
+			}
+		}
+		macros = true
+	}
+	if macros {
+		found := false
+		for i, l := range lines {
+			if !regexp.MustCompile(`^\s*#\s*define\b`).MatchString(l) {
+				continue
+			}
+			for loc := label.FindStringSubmatchIndex(l); loc != nil; loc = label.FindStringSubmatchIndex(l) {
+				l = blank(l, loc)
+				found = true
+			}
+			lines[i] = l
+		}
+		if !found {
+			return src, false
+		}
+	}
+	return strings.Join(lines, ""), true
 }
 
 // parseError turns a cc error list into an Unsupported error positioned at

@@ -37,6 +37,9 @@ const (
 	// DefaultMaxHeap is the Go heap the lowering may reach before it is
 	// abandoned (Options.MaxHeap 0).
 	DefaultMaxHeap = 1 << 30
+	// maxIncludeSize bounds a file named by #include "..." (a device such
+	// as /dev/zero would be read forever).
+	maxIncludeSize = 64 << 20
 )
 
 // LowerContext is Lower that obeys ctx (a time limit, a signal) and a
@@ -192,9 +195,17 @@ func checkIncludes(file string, src []byte, includeDirs []string) error {
 				if done[cand] {
 					break
 				}
-				b, err := os.ReadFile(cand)
+				st, err := os.Stat(cand)
 				if err != nil {
 					continue // not here: the next directory, or the preprocessor's error
+				}
+				if !st.Mode().IsRegular() || st.Size() > maxIncludeSize {
+					return &program.Error{Kind: program.Unsupported, Pos: program.Pos{File: path, Line: line},
+						Err: fmt.Errorf("#include %q: not a regular file of at most %d MiB", name, maxIncludeSize>>20)}
+				}
+				b, err := os.ReadFile(cand)
+				if err != nil {
+					continue
 				}
 				if err := visit(cand, b, depth+1); err != nil {
 					return err

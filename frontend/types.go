@@ -162,6 +162,9 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	case condTag:
 		return program.CondType
 	}
+	if what, ok := unsupportedPthread[tag]; ok {
+		l.fail(n, "%s (%s) is not supported", strings.TrimPrefix(tag, "__cegpv_")+"_t", what)
+	}
 	name := tag
 	if name == "" {
 		l.anon++
@@ -276,4 +279,16 @@ func arith(a, b *program.Type) *program.Type {
 		return u
 	}
 	return s
+}
+
+// unsupportedPthread names the pthread types of include/pthread.h that
+// the model does not have: a program that uses one is rejected naming it.
+var unsupportedPthread = map[string]string{
+	"__cegpv_pthread_rwlock":      "read-write locks",
+	"__cegpv_pthread_rwlockattr":  "read-write lock attributes",
+	"__cegpv_pthread_spinlock":    "spin locks",
+	"__cegpv_pthread_barrier":     "barriers",
+	"__cegpv_pthread_barrierattr": "barrier attributes",
+	"__cegpv_pthread_once":        "one-time initialisation",
+	"__cegpv_pthread_key":         "thread-specific data keys",
 }

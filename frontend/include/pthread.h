@@ -9,6 +9,15 @@ typedef struct __cegpv_pthread_cond { int __cegpv_c; } pthread_cond_t;
 typedef struct __cegpv_pthread_attr { int __cegpv_a; } pthread_attr_t;
 typedef struct __cegpv_pthread_mutexattr { int __cegpv_a; } pthread_mutexattr_t;
 typedef struct __cegpv_pthread_condattr { int __cegpv_a; } pthread_condattr_t;
+/* Declared so that a program using them gets an error that names the
+   construct (the front end rejects every use): not modelled. */
+typedef struct __cegpv_pthread_rwlock { int __cegpv_unsupported; } pthread_rwlock_t;
+typedef struct __cegpv_pthread_rwlockattr { int __cegpv_unsupported; } pthread_rwlockattr_t;
+typedef struct __cegpv_pthread_spinlock { int __cegpv_unsupported; } pthread_spinlock_t;
+typedef struct __cegpv_pthread_barrier { int __cegpv_unsupported; } pthread_barrier_t;
+typedef struct __cegpv_pthread_barrierattr { int __cegpv_unsupported; } pthread_barrierattr_t;
+typedef struct __cegpv_pthread_once { int __cegpv_unsupported; } pthread_once_t;
+typedef struct __cegpv_pthread_key { int __cegpv_unsupported; } pthread_key_t;
 #define PTHREAD_MUTEX_INITIALIZER { 0 }
 #define PTHREAD_COND_INITIALIZER { 0 }
 int pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
