@@ -18,6 +18,7 @@ import (
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/program"
+	"cegpv.dev/cegpv/report"
 )
 
 // verifyFlags are the flags of `cegpv verify`, in CBMC's spirit.
@@ -153,13 +154,13 @@ type outcome struct {
 	// FoundBeyond says how a violation beyond the bounds was found (see
 	// cegpv.Beyond); Beyond, for a TRUE, how long the search beyond the
 	// bounds ran without finding one.
-	FoundBeyond string       `json:"found_beyond,omitempty"`
-	Beyond      string       `json:"beyond,omitempty"`
-	Mode        string       `json:"mode"`
-	Backend     string       `json:"backend"`
-	Trace       []traceStep  `json:"trace,omitempty"`
-	Stats       outcomeStats `json:"stats"`
-	CEGPV       *cegpvStats  `json:"cegpv,omitempty"`
+	FoundBeyond string        `json:"found_beyond,omitempty"`
+	Beyond      string        `json:"beyond,omitempty"`
+	Mode        string        `json:"mode"`
+	Backend     string        `json:"backend"`
+	Trace       []report.Step `json:"trace,omitempty"`
+	Stats       outcomeStats  `json:"stats"`
+	CEGPV       *cegpvStats   `json:"cegpv,omitempty"`
 	// ChildrenRSSKB is the peak resident set of the largest child process
 	// (the SMT solver), for cegpv bench's memory column.
 	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
@@ -300,7 +301,7 @@ func (o *outcome) fill(r *cegpv.Report) {
 	}
 	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
 	if r.Run != nil {
-		o.Trace = traceOf(r.Program, r.Run)
+		o.Trace = report.Steps(r.Program, r.Run)
 	}
 	if cr := r.Loop; cr != nil {
 		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
@@ -364,10 +365,10 @@ func writeText(w io.Writer, o *outcome, traceStyle string) {
 			}
 		}
 		// the kept temporaries of lowered expressions are counted, not named
-		temps := tempLocations(o.prog)
+		temps := report.Temps(o.prog)
 		var named []string
 		for _, k := range c.Kept {
-			if !temps.has(k) {
+			if !temps.Has(k) {
 				named = append(named, k)
 			}
 		}
