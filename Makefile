@@ -29,6 +29,11 @@ $(VENV)/installed: tools/requirements.txt
 	ln -sf ../$(VENV)/bin/z3 bin/z3-5.4
 	@touch $@
 
+# chromium installs Debian's chromium, with which the counterexample page's test
+# (report.TestCexPageChromium) renders the page headless; without it that test is skipped.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
 build:
 	$(GO) build -o $(BIN) ./cmd/cegpv
 

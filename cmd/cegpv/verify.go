@@ -46,6 +46,7 @@ type verifyFlags struct {
 	explicit     bool
 	beyond       time.Duration
 	trace        string
+	html         string
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -71,6 +72,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	fs.StringVar(&v.trace, "trace", traceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
+	fs.StringVar(&v.html, "html", "", "also write the verdict as a self-contained HTML page to this file: the counterexample with one column per thread, the violated property, the CEGPV summary")
 	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
 }
 
@@ -222,6 +224,11 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	} else {
 		writeText(stdout, o, vf.trace)
 	}
+	if vf.html != "" {
+		if err := writeHTML(vf.html, o); err != nil {
+			fmt.Fprintf(stderr, "cegpv verify: --html: %v\n", err)
+		}
+	}
 	switch o.Verdict {
 	case "TRUE":
 		return exitSafe
@@ -358,12 +365,6 @@ func writeText(w io.Writer, o *outcome, traceStyle string) {
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
 	}
 	if c := o.CEGPV; c != nil {
-		spurious := 0
-		for _, it := range c.Iterations {
-			if it.Reconstruct == "SAFE" {
-				spurious++
-			}
-		}
 		// the kept temporaries of lowered expressions are counted, not named
 		temps := report.Temps(o.prog)
 		var named []string
@@ -377,7 +378,7 @@ func writeText(w io.Writer, o *outcome, traceStyle string) {
 			kept += fmt.Sprintf(" and %d temporar%s", n, map[bool]string{true: "y", false: "ies"}[n == 1])
 		}
 		fmt.Fprintf(w, "cegpv: %d abstraction level(s), %d iteration(s), %d spurious counterexample(s), %d backend check(s); last level kept %d variable(s): %s\n",
-			c.Levels, len(c.Iterations), spurious, c.Checks, len(c.Kept), kept)
+			c.Levels, len(c.Iterations), spurious(c), c.Checks, len(c.Kept), kept)
 	}
 	s := o.Stats
 	if s.States > 0 && s.Events == 0 {
@@ -386,4 +387,15 @@ func writeText(w io.Writer, o *outcome, traceStyle string) {
 	}
 	fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 		s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
+}
+
+// spurious counts the iterations whose counterexample was spurious.
+func spurious(c *cegpvStats) int {
+	n := 0
+	for _, it := range c.Iterations {
+		if it.Reconstruct == "SAFE" {
+			n++
+		}
+	}
+	return n
 }

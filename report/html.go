@@ -1,0 +1,61 @@
+// Package report turns results into pages and listings people read: the
+// counterexample of a FALSE as source-line rows (the text output of
+// `cegpv verify`) and as a self-contained HTML page with one column per
+// thread (WriteCex), and the results of `cegpv bench` as CSV/JSON and as
+// a self-contained HTML report with per-category scores, a scatter plot,
+// a quantile plot and a sortable per-task table (WriteBench).
+//
+// Every page is XHTML (it parses as XML), with inline CSS and SVG and
+// nothing loaded from the network, and deterministic: the same input gives
+// the same bytes (maps are walked in sorted order, numbers printed with a
+// fixed number of decimals).
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+)
+
+// esc escapes s for XHTML text and attribute values.
+func esc(s string) string { return html.EscapeString(s) }
+
+// page writes the head of a page with the given title and extra CSS; the
+// caller writes the body's content and then calls end.
+type page struct {
+	w   io.Writer
+	err error
+}
+
+func (p *page) printf(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+func (p *page) start(title, css string) {
+	p.printf("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>%s</title>\n<style>\n%s%s</style>\n</head>\n<body>\n", esc(title), baseCSS, css)
+}
+
+// script writes inline JavaScript; the page must work without it. The
+// CDATA section keeps the page well-formed XML whatever the script holds.
+func (p *page) script(js string) {
+	p.printf("<script>//<![CDATA[\n%s//]]></script>\n", strings.ReplaceAll(js, "]]>", "]] >"))
+}
+
+func (p *page) end() error {
+	p.printf("</body>\n</html>\n")
+	return p.err
+}
+
+const baseCSS = `body { font-family: sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.45em; vertical-align: top; }
+th { background: #eee; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { font-family: monospace; white-space: pre-wrap; }
+.small { font-size: 0.85em; color: #555; }
+`
