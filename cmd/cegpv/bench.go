@@ -12,74 +12,39 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/mattn/go-isatty"
 	"golang.org/x/sync/errgroup"
 
+	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/internal/manifest"
+	"cegpv.dev/cegpv/report"
 )
 
 func init() {
-	commands = append(commands, command{"bench", "bench [flags] MANIFEST: run every task of a manifest in one or more modes, write CSV and JSON", runBench})
-}
-
-// benchRow is one (task, mode) run.
-type benchRow struct {
-	File     string  `json:"file"`
-	Category string  `json:"category"`
-	Expected string  `json:"expected"`
-	Mode     string  `json:"mode"`
-	Verdict  string  `json:"verdict"`
-	Proof    bool    `json:"proof"`
-	Status   string  `json:"status"` // correct, wrong, missed, unknown
-	WallSec  float64 `json:"wall_seconds"`
-	RSSMB    float64 `json:"peak_rss_mb"` // max of cegpv's and its solver's peak resident set
-	Reason   string  `json:"reason,omitempty"`
-}
-
-type benchSummary struct {
-	Mode     string  `json:"mode"`
-	Tasks    int     `json:"tasks"`
-	Correct  int     `json:"correct"`
-	Wrong    int     `json:"wrong"`
-	Missed   int     `json:"missed"`
-	Unknown  int     `json:"unknown"`
-	TotalSec float64 `json:"total_seconds"`
-	// BaseSolved and BaseSec compare against the first mode (the baseline):
-	// the tasks the baseline answered correctly, and this mode's total time
-	// on exactly those tasks (a timeout counts as its wall time).
-	BaseSolved int                `json:"baseline_solved_tasks"`
-	BaseSec    float64            `json:"seconds_on_baseline_solved"`
-	MaxRSSMB   float64            `json:"max_peak_rss_mb"`
-	ByCategory map[string]*catSum `json:"by_category"`
-}
-
-type catSum struct {
-	Tasks    int     `json:"tasks"`
-	Correct  int     `json:"correct"`
-	Wrong    int     `json:"wrong"`
-	Missed   int     `json:"missed"`
-	Unknown  int     `json:"unknown"`
-	TotalSec float64 `json:"total_seconds"`
+	commands = append(commands, command{"bench", "bench [flags] MANIFEST: run every task of a manifest in one or more modes, write CSV, JSON and an HTML report (report.html)", runBench})
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench", stderr)
 	var (
-		modes    = fs.String("modes", "plain", "comma-separated modes to run side by side")
-		jobs     = fs.Int("j", 2, "parallel jobs")
-		timeout  = fs.Duration("timeout", 60*time.Second, "time limit per task and mode")
-		unwind   = fs.Int("unwind", 5, "unwinding bound")
-		category = fs.String("category", "", "only tasks of these categories (comma-separated)")
-		match    = fs.String("match", "", "only tasks whose file contains this string")
-		limit    = fs.Int("limit", 0, "at most this many tasks (0: all)")
-		outDir   = fs.String("out", "bench-out", "directory for results.csv and results.json")
-		extra    = fs.String("verify-flags", "", "extra flags passed to every cegpv verify run")
+		modes      = fs.String("modes", "plain", "comma-separated modes to run side by side: MODE[@BACKEND][/HEURISTIC], e.g. plain,cegpv,cegpv/cone")
+		heuristics = fs.String("heuristics", "", "comma-separated heuristics: each cegpv mode runs once per heuristic (--modes defaults to cegpv then)")
+		jobs       = fs.Int("j", 2, "parallel jobs")
+		timeout    = fs.Duration("timeout", 60*time.Second, "time limit per task and mode")
+		unwind     = fs.Int("unwind", 5, "unwinding bound")
+		category   = fs.String("category", "", "only tasks of these categories (comma-separated)")
+		match      = fs.String("match", "", "only tasks whose file contains this string")
+		limit      = fs.Int("limit", 0, "at most this many tasks (0: all)")
+		outDir     = fs.String("out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
+		extra      = fs.String("verify-flags", "", "extra flags passed to every cegpv verify run")
 	)
 	pos, err := parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -89,6 +54,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err == nil {
 			fmt.Fprintln(stderr, "cegpv bench: want one manifest")
 		}
+		return exitUsage
+	}
+	modesSet := false
+	fs.Visit(func(f *flag.Flag) { modesSet = modesSet || f.Name == "modes" })
+	if *heuristics != "" && !modesSet {
+		*modes = cegpv.ModeCEGPV
+	}
+	modeList, err := benchModes(*modes, *heuristics)
+	if err != nil {
+		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
 	}
 	tasks, err := manifest.ReadManifest(pos[0])
@@ -102,11 +77,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
 	}
-	modeList := strings.Split(*modes, ",")
-	rows := make([]benchRow, len(tasks)*len(modeList))
+	rows := make([]report.Row, len(tasks)*len(modeList))
+	loops := make([]json.RawMessage, len(rows))
 	// Rows are also appended to results.partial.csv as they finish, so that
 	// a run stopped from outside keeps what it measured.
-	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(*outDir, "out"), 0o755); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
 	}
@@ -118,47 +93,145 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer partial.Close()
 	pw := csv.NewWriter(partial)
-	pw.Write(csvHeader)
+	pw.Write(report.CSVHeader)
 	pw.Flush()
+	prog := report.NewBenchProgress(report.NewProgress(stderr, isTerminal(stderr)), len(rows))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(*jobs)
 	var mu sync.Mutex
-	done := 0
 	for i, t := range tasks {
 		for j, m := range modeList {
 			idx := i*len(modeList) + j
 			g.Go(func() error {
-				r := benchOne(gctx, self, t, m, *unwind, *timeout, strings.Fields(*extra))
-				rows[idx] = r
+				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, strings.Fields(*extra), *outDir)
+				rows[idx], loops[idx] = r, loop
+				prog.Finish(r, fmt.Sprintf("%-8s %-8s %-7s %6.2fs %s", m, r.Verdict, r.Status, r.WallSec, t.File))
 				mu.Lock()
-				done++
-				fmt.Fprintf(stderr, "[%d/%d] %-6s %-8s %-7s %6.2fs %s\n", done, len(rows), m, r.Verdict, r.Status, r.WallSec, t.File)
-				pw.Write(r.csv())
+				pw.Write(r.CSV())
 				pw.Flush()
 				mu.Unlock()
 				return gctx.Err()
 			})
 		}
 	}
-	if err := g.Wait(); err != nil {
+	err = g.Wait()
+	prog.Done()
+	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUnknown
 	}
-	sums := summarize(rows, modeList)
-	if err := writeBench(*outDir, rows, sums, pos[0], args); err != nil {
+	res := &report.Results{Command: "cegpv bench " + strings.Join(args, " "), Manifest: pos[0], Tasks: rows, Dir: *outDir,
+		Summary: report.Summarize(rows, modeList)}
+	for i, l := range loops {
+		if l != nil {
+			if res.Iterations == nil {
+				res.Iterations = map[string]map[string]json.RawMessage{}
+			}
+			if res.Iterations[rows[i].File] == nil {
+				res.Iterations[rows[i].File] = map[string]json.RawMessage{}
+			}
+			res.Iterations[rows[i].File][rows[i].Mode] = l
+		}
+	}
+	if err := writeBench(res); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
 	}
 	partial.Close()
 	os.Remove(partialPath)
-	writeSummaryText(stdout, sums)
-	fmt.Fprintf(stdout, "results: %s, %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"))
-	for _, s := range sums {
+	report.WriteSummaryText(stdout, res.Summary)
+	fmt.Fprintf(stdout, "results: %s, %s, %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"), filepath.Join(*outDir, "report.html"))
+	for _, s := range res.Summary {
 		if s.Wrong > 0 {
 			return exitUnsafe // a wrong verdict fails the run
 		}
 	}
 	return 0
+}
+
+// benchModes expands --modes and --heuristics into the list of modes:
+// MODE[@BACKEND][/HEURISTIC], every cegpv mode without a heuristic once
+// per heuristic of --heuristics.
+func benchModes(modes, heuristics string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(m string) error {
+		if _, _, _, err := splitMode(m); err != nil {
+			return err
+		}
+		if seen[m] {
+			return fmt.Errorf("mode %s given twice", m)
+		}
+		seen[m] = true
+		out = append(out, m)
+		return nil
+	}
+	for _, m := range strings.Split(modes, ",") {
+		base, _, h, err := splitMode(m)
+		if err != nil {
+			return nil, err
+		}
+		if base != cegpv.ModeCEGPV || h != "" || heuristics == "" {
+			if err := add(m); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for _, h := range strings.Split(heuristics, ",") {
+			if err := add(m + "/" + h); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// splitMode splits MODE[@BACKEND][/HEURISTIC].
+func splitMode(m string) (mode, be, heuristic string, err error) {
+	mode, heuristic, _ = strings.Cut(m, "/")
+	mode, be, _ = strings.Cut(mode, "@")
+	if !slices.Contains(cegpv.Modes, mode) {
+		return "", "", "", fmt.Errorf("mode %q: unknown mode %q (%s)", m, mode, strings.Join(cegpv.Modes, ", "))
+	}
+	if be != "" {
+		if _, ok := backends[be]; !ok {
+			return "", "", "", fmt.Errorf("mode %q: unknown backend %q", m, be)
+		}
+	}
+	if heuristic != "" {
+		if mode != cegpv.ModeCEGPV {
+			return "", "", "", fmt.Errorf("mode %q: a heuristic is for cegpv mode only", m)
+		}
+		if _, err := depgraph.Lookup(heuristic); err != nil {
+			return "", "", "", fmt.Errorf("mode %q: %v", m, err)
+		}
+	}
+	return mode, be, heuristic, nil
+}
+
+func writeBench(res *report.Results) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(report.CSVHeader)
+	for _, r := range res.Tasks {
+		w.Write(r.CSV())
+	}
+	w.Flush()
+	if err := os.WriteFile(filepath.Join(res.Dir, "results.csv"), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	j, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(res.Dir, "results.json"), j, 0o644); err != nil {
+		return err
+	}
+	buf.Reset()
+	if err := report.WriteBench(&buf, []*report.Results{res}, res.Dir); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(res.Dir, "report.html"), buf.Bytes(), 0o644)
 }
 
 func filterTasks(tasks []manifest.Task, category, match string, limit int) []manifest.Task {
@@ -185,11 +258,27 @@ func filterTasks(tasks []manifest.Task, category, match string, limit int) []man
 }
 
 // benchOne runs `cegpv verify --json` on one task in its own process group
-// and classifies the verdict.
-func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, extra []string) benchRow {
-	r := benchRow{File: t.File, Category: t.Category, Expected: t.Expected, Mode: mode, Verdict: "UNKNOWN"}
-	args := append([]string{"verify", "--json", "--mode", mode, "--unwind", strconv.Itoa(unwind), "--timeout", timeout.String()}, extra...)
-	args = append(args, t.Path)
+// and classifies the verdict. The task's output (the command, its standard
+// output and its log) is stored in outDir/out/; a FALSE's counterexample
+// page (verify --html) beside it. CPU time and peak memory are those of
+// the task's process and its children (wait4's rusage covers the children
+// it waited for: the solver); the verdict's JSON also reports the
+// solver's peak. loop is the CEGPV loop's statistics of the JSON (nil in
+// plain mode).
+func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, extra []string, outDir string) (r report.Row, loop json.RawMessage) {
+	r = report.Row{File: t.File, Category: t.Category, Expected: t.Expected, Mode: mode, Verdict: "UNKNOWN"}
+	base, be, h, _ := splitMode(mode)
+	name := strings.NewReplacer("/", "_", "@", "_").Replace(t.File + "." + mode)
+	r.Output = filepath.Join("out", name+".log")
+	page := filepath.Join("out", name+".html")
+	args := []string{"verify", "--json", "--mode", base, "--unwind", strconv.Itoa(unwind), "--timeout", timeout.String(), "--html", filepath.Join(outDir, page)}
+	if be != "" {
+		args = append(args, "--backend", be)
+	}
+	if h != "" {
+		args = append(args, "--heuristic", h)
+	}
+	args = append(append(args, extra...), t.Path)
 	cctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, self, args...)
@@ -201,16 +290,18 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	start := time.Now()
 	runErr := cmd.Run()
 	r.WallSec = time.Since(start).Seconds()
-	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	if ps := cmd.ProcessState; ps != nil {
+		r.CPUSec = (ps.UserTime() + ps.SystemTime()).Seconds()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 			r.RSSMB = float64(ru.Maxrss) / 1024
 		}
 	}
 	var o struct {
-		Verdict string  `json:"verdict"`
-		Proof   bool    `json:"proof"`
-		Reason  string  `json:"reason"`
-		RSSKB   float64 `json:"children_peak_rss_kb"`
+		Verdict string          `json:"verdict"`
+		Proof   bool            `json:"proof"`
+		Reason  string          `json:"reason"`
+		RSSKB   float64         `json:"children_peak_rss_kb"`
+		CEGPV   json.RawMessage `json:"cegpv"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &o); err != nil {
 		r.Reason = fmt.Sprintf("no result (%v): %s", runErr, lastLine(errb.String()))
@@ -222,9 +313,25 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		if o.RSSKB/1024 > r.RSSMB {
 			r.RSSMB = o.RSSKB / 1024
 		}
+		if len(o.CEGPV) > 0 && string(o.CEGPV) != "null" {
+			loop = o.CEGPV
+		}
 	}
-	r.Status = classify(t.Expected, r.Verdict, r.Proof)
-	return r
+	r.Status = report.Classify(t.Expected, r.Verdict, r.Proof)
+	if r.Verdict == "FALSE" {
+		r.Page = page
+	} else {
+		os.Remove(filepath.Join(outDir, page))
+	}
+	var log bytes.Buffer
+	fmt.Fprintf(&log, "$ cegpv %s\n# exit: %v; wall %.3f s, cpu %.3f s, peak %.1f MB\n\n# standard output\n", strings.Join(args, " "), runErr, r.WallSec, r.CPUSec, r.RSSMB)
+	log.Write(out.Bytes())
+	log.WriteString("\n# standard error\n")
+	log.Write(errb.Bytes())
+	if err := os.WriteFile(filepath.Join(outDir, r.Output), log.Bytes(), 0o644); err != nil {
+		r.Output = ""
+	}
+	return r, loop
 }
 
 func lastLine(s string) string {
@@ -235,127 +342,9 @@ func lastLine(s string) string {
 	return s
 }
 
-// classify scores a verdict against the expected one (design.md §5 rule 2):
-// FALSE on a safe task or a proof TRUE on an unsafe task is wrong; a bounded
-// TRUE on an unsafe task is missed.
-func classify(expected, verdict string, proof bool) string {
-	switch {
-	case verdict == "UNKNOWN" || verdict == "":
-		return "unknown"
-	case expected == "true" && verdict == "TRUE", expected == "false" && verdict == "FALSE":
-		return "correct"
-	case expected == "false" && verdict == "TRUE" && !proof:
-		return "missed"
-	}
-	return "wrong"
-}
-
-func summarize(rows []benchRow, modes []string) []*benchSummary {
-	var out []*benchSummary
-	baseSolved := map[string]bool{}
-	for _, r := range rows {
-		if r.Mode == modes[0] && r.Status == "correct" {
-			baseSolved[r.File] = true
-		}
-	}
-	for _, m := range modes {
-		s := &benchSummary{Mode: m, ByCategory: map[string]*catSum{}}
-		for _, r := range rows {
-			if r.Mode != m {
-				continue
-			}
-			c := s.ByCategory[r.Category]
-			if c == nil {
-				c = &catSum{}
-				s.ByCategory[r.Category] = c
-			}
-			s.Tasks++
-			c.Tasks++
-			s.TotalSec += r.WallSec
-			c.TotalSec += r.WallSec
-			if baseSolved[r.File] {
-				s.BaseSolved++
-				s.BaseSec += r.WallSec
-			}
-			if r.RSSMB > s.MaxRSSMB {
-				s.MaxRSSMB = r.RSSMB
-			}
-			switch r.Status {
-			case "correct":
-				s.Correct++
-				c.Correct++
-			case "wrong":
-				s.Wrong++
-				c.Wrong++
-			case "missed":
-				s.Missed++
-				c.Missed++
-			default:
-				s.Unknown++
-				c.Unknown++
-			}
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func writeBench(dir string, rows []benchRow, sums []*benchSummary, manifest string, args []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write(csvHeader)
-	for _, r := range rows {
-		w.Write(r.csv())
-	}
-	w.Flush()
-	if err := os.WriteFile(filepath.Join(dir, "results.csv"), buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	j, err := json.MarshalIndent(map[string]any{
-		"command":  "cegpv bench " + strings.Join(args, " "),
-		"manifest": manifest,
-		"summary":  sums,
-		"tasks":    rows,
-	}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "results.json"), j, 0o644)
-}
-
-var csvHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "wall_seconds", "peak_rss_mb", "reason"}
-
-func (r benchRow) csv() []string {
-	return []string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status,
-		strconv.FormatFloat(r.WallSec, 'f', 3, 64), strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason}
-}
-
-func writeSummaryText(w io.Writer, sums []*benchSummary) {
-	fmt.Fprintf(w, "%-8s %-14s %6s %8s %6s %7s %8s %10s %9s\n", "mode", "category", "tasks", "correct", "wrong", "missed", "unknown", "time(s)", "maxRSS(MB)")
-	for _, s := range sums {
-		var cats []string
-		for c := range s.ByCategory {
-			cats = append(cats, c)
-		}
-		sort.Strings(cats)
-		for _, c := range cats {
-			x := s.ByCategory[c]
-			fmt.Fprintf(w, "%-8s %-14s %6d %8d %6d %7d %8d %10.1f\n", s.Mode, c, x.Tasks, x.Correct, x.Wrong, x.Missed, x.Unknown, x.TotalSec)
-		}
-		fmt.Fprintf(w, "%-8s %-14s %6d %8d %6d %7d %8d %10.1f %9.0f\n", s.Mode, "ALL", s.Tasks, s.Correct, s.Wrong, s.Missed, s.Unknown, s.TotalSec, s.MaxRSSMB)
-	}
-	if len(sums) > 1 {
-		base := sums[0]
-		fmt.Fprintf(w, "on the %d tasks %s solved:", base.BaseSolved, base.Mode)
-		for _, s := range sums {
-			fmt.Fprintf(w, " %s %.1fs", s.Mode, s.BaseSec)
-			if s != base && s.BaseSec > 0 {
-				fmt.Fprintf(w, " (%.2fx of %s)", s.BaseSec/base.BaseSec, base.Mode)
-			}
-		}
-		fmt.Fprintln(w)
-	}
+// isTerminal says whether w is a terminal (the progress line is then
+// redrawn in place).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

@@ -2,48 +2,128 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"cegpv.dev/cegpv/report"
 )
 
-func TestClassify(t *testing.T) {
+const benchSelfEnv = "CEGPV_TEST_RUN_CLI"
+
+// TestMain lets the test binary stand for cegpv when bench runs it as
+// `self verify ...` (TestBenchRun).
+func TestMain(m *testing.M) {
+	if os.Getenv(benchSelfEnv) == "1" && len(os.Args) > 1 && os.Args[1] == "verify" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestBenchModes(t *testing.T) {
 	for _, c := range []struct {
-		expected, verdict string
-		proof             bool
-		want              string
+		modes, heuristics, want string
 	}{
-		{"true", "TRUE", false, "correct"},
-		{"false", "FALSE", false, "correct"},
-		{"false", "TRUE", false, "missed"},
-		{"false", "TRUE", true, "wrong"},
-		{"true", "FALSE", false, "wrong"},
-		{"true", "UNKNOWN", false, "unknown"},
-		{"false", "", false, "unknown"},
+		{"plain,cegpv", "", "plain cegpv"},
+		{"cegpv", "paper,cone,steps2", "cegpv/paper cegpv/cone cegpv/steps2"},
+		{"plain,cegpv@builtin", "cone", "plain cegpv@builtin/cone"},
+		{"plain,cegpv/cone", "paper", "plain cegpv/cone"},
 	} {
-		if got := classify(c.expected, c.verdict, c.proof); got != c.want {
-			t.Errorf("classify(%s, %s, %v) = %s, want %s", c.expected, c.verdict, c.proof, got, c.want)
+		got, err := benchModes(c.modes, c.heuristics)
+		if err != nil || strings.Join(got, " ") != c.want {
+			t.Errorf("benchModes(%q, %q) = %q, %v; want %q", c.modes, c.heuristics, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"plain/cone", "fast", "cegpv@nobackend", "cegpv/nosuch", "plain,plain"} {
+		if _, err := benchModes(bad, ""); err == nil {
+			t.Errorf("benchModes(%q) accepted", bad)
 		}
 	}
 }
 
-// TestSummarizeBaseline checks the side-by-side comparison: each mode's
-// time is summed over exactly the tasks the first mode solved.
-func TestSummarizeBaseline(t *testing.T) {
-	rows := []benchRow{
-		{File: "a", Category: "c", Mode: "plain", Status: "correct", WallSec: 10},
-		{File: "a", Category: "c", Mode: "cegpv", Status: "correct", WallSec: 1},
-		{File: "b", Category: "c", Mode: "plain", Status: "unknown", WallSec: 60},
-		{File: "b", Category: "c", Mode: "cegpv", Status: "correct", WallSec: 2},
-		{File: "d", Category: "c", Mode: "plain", Status: "correct", WallSec: 4},
-		{File: "d", Category: "c", Mode: "cegpv", Status: "unknown", WallSec: 60},
+// TestBenchRun runs the bench on two hand-written programs in two modes
+// (a few seconds) and checks what it writes: results.csv/json with CPU
+// times, report.html (well-formed), each task's output and the
+// counterexample page of the FALSE.
+func TestBenchRun(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
 	}
-	sums := summarize(rows, []string{"plain", "cegpv"})
-	if p, c := sums[0], sums[1]; p.BaseSolved != 2 || p.BaseSec != 14 || c.BaseSolved != 2 || c.BaseSec != 61 || c.Correct != 2 || p.TotalSec != 74 {
-		t.Fatalf("summaries: plain %+v, cegpv %+v", *p, *c)
+	// bench runs `self verify`: the test binary runs the CLI then (TestMain)
+	t.Setenv(benchSelfEnv, "1")
+	dir := t.TempDir()
+	abs, _ := filepath.Abs("../../testdata/progs")
+	progs, err := filepath.Rel(dir, abs) // manifest paths are relative to its directory
+	if err != nil {
+		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	writeSummaryText(&buf, sums)
-	if !strings.Contains(buf.String(), "on the 2 tasks plain solved: plain 14.0s cegpv 61.0s (4.36x of plain)") {
-		t.Errorf("summary text:\n%s", buf.String())
+	man := filepath.Join(dir, "manifest.tsv")
+	if err := os.WriteFile(man, []byte("file\tcategory\texpected_verdict\n"+
+		filepath.Join(progs, "lazy_counter_unsafe.c")+"\tprogs\tfalse\n"+
+		filepath.Join(progs, "locked_counter_safe.c")+"\tprogs\ttrue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"bench", "--modes", "plain,cegpv", "--timeout", "60s", "--unwind", "3", "--out", out, man}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	res, err := report.Read(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tasks) != 4 {
+		t.Fatalf("%d rows, want 4", len(res.Tasks))
+	}
+	for _, r := range res.Tasks {
+		if r.Status != "correct" || r.CPUSec <= 0 || r.WallSec <= 0 || r.RSSMB <= 0 {
+			t.Errorf("row %+v", r)
+		}
+		b, err := os.ReadFile(filepath.Join(out, r.Output))
+		if err != nil || !bytes.Contains(b, []byte(`"verdict": "`+r.Verdict+`"`)) {
+			t.Errorf("output of %s %s: %v\n%s", r.File, r.Mode, err, b)
+		}
+		if (r.Page != "") != (r.Verdict == "FALSE") {
+			t.Errorf("%s %s: page %q for verdict %s", r.File, r.Mode, r.Page, r.Verdict)
+		} else if r.Page != "" {
+			if _, err := os.Stat(filepath.Join(out, r.Page)); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if res.Iterations == nil || res.Iterations[res.Tasks[1].File]["cegpv"] == nil {
+		t.Errorf("no loop statistics for cegpv mode in results.json")
+	}
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg ", `<td>cegpv</td><td>all</td><td class="num">2</td><td class="num correct">2</td>`, "lazy_counter_unsafe.c.plain.log"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(stderr.String(), "[4/4] 4 correct") {
+		t.Errorf("progress lines:\n%s", stderr.String())
+	}
+}
+
+// bench-report builds one page from earlier runs (a JSON and an older CSV).
+func TestBenchReport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.html")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"bench-report", "--out", out, "../../report/testdata/bench/a/results.json", "../../report/testdata/bench/b/results.csv"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !bytes.Contains(b, []byte("<td>a:cegpv</td>")) || !bytes.Contains(b, []byte("<td>b:cegpv</td>")) {
+		t.Errorf("page: %v", err)
+	}
+	if code := run(context.Background(), []string{"bench-report", "--out", out, "nosuch.json"}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("missing input: exit %d", code)
 	}
 }

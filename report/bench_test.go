@@ -1,0 +1,131 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		expected, verdict string
+		proof             bool
+		want              string
+		score             int
+	}{
+		{"true", "TRUE", false, "correct", 2},
+		{"true", "TRUE", true, "correct", 2},
+		{"false", "FALSE", false, "correct", 1},
+		{"false", "TRUE", false, "missed", -32},
+		{"false", "TRUE", true, "wrong", -32},
+		{"true", "FALSE", false, "wrong", -16},
+		{"true", "UNKNOWN", false, "unknown", 0},
+		{"false", "", false, "unknown", 0},
+	} {
+		if got := Classify(c.expected, c.verdict, c.proof); got != c.want {
+			t.Errorf("Classify(%s, %s, %v) = %s, want %s", c.expected, c.verdict, c.proof, got, c.want)
+		}
+		if got := Score(Row{Expected: c.expected, Verdict: c.verdict, Proof: c.proof}); got != c.score {
+			t.Errorf("Score(%s, %s) = %d, want %d", c.expected, c.verdict, got, c.score)
+		}
+	}
+}
+
+// TestSummarizeBaseline checks the side-by-side comparison: each mode's
+// time is summed over exactly the tasks the first mode solved.
+func TestSummarizeBaseline(t *testing.T) {
+	rows := []Row{
+		{File: "a", Category: "c", Mode: "plain", Status: "correct", WallSec: 10},
+		{File: "a", Category: "c", Mode: "cegpv", Status: "correct", WallSec: 1},
+		{File: "b", Category: "c", Mode: "plain", Status: "unknown", WallSec: 60},
+		{File: "b", Category: "c", Mode: "cegpv", Status: "correct", WallSec: 2},
+		{File: "d", Category: "c", Mode: "plain", Status: "correct", WallSec: 4},
+		{File: "d", Category: "c", Mode: "cegpv", Status: "unknown", WallSec: 60},
+	}
+	sums := Summarize(rows, []string{"plain", "cegpv"})
+	if p, c := sums[0], sums[1]; p.BaseSolved != 2 || p.BaseSec != 14 || c.BaseSolved != 2 || c.BaseSec != 61 || c.Correct != 2 || p.TotalSec != 74 {
+		t.Fatalf("summaries: plain %+v, cegpv %+v", *p, *c)
+	}
+	var buf bytes.Buffer
+	WriteSummaryText(&buf, sums)
+	if !strings.Contains(buf.String(), "on the 2 tasks plain solved: plain 14.0s cegpv 61.0s (4.36x of plain)") {
+		t.Errorf("summary text:\n%s", buf.String())
+	}
+}
+
+// benchRuns are two runs as bench-report reads them: one JSON with two
+// modes, one CSV of an earlier run (fewer columns) with a mode of the same
+// name.
+func benchRuns(t *testing.T) []*Results {
+	t.Helper()
+	a, err := Read("testdata/bench/a/results.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Read("testdata/bench/b/results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []*Results{a, b}
+}
+
+// TestBenchPage checks the report of two runs: well-formed XHTML, the
+// scores and counts per category and mode, one scatter plot per mode
+// after the first, one quantile line per mode, one table row per task with
+// links to the outputs; deterministic (golden testdata/bench.golden.html).
+func TestBenchPage(t *testing.T) {
+	runs := benchRuns(t)
+	var buf bytes.Buffer
+	if err := WriteBench(&buf, runs, "testdata/bench"); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.Bytes()
+	wellFormed(t, page, "all")
+	s := string(page)
+	// a: plain + cegpv, b: cegpv (earlier run, CSV): the two cegpv modes
+	// are named after their runs
+	for _, want := range []string{
+		// plain in a: t1 TRUE correct (+2), t2 FALSE correct (+1), t3 bounded TRUE on an unsafe task (missed, -32), t4 UNKNOWN
+		`<tr class="all"><td>plain</td><td>all</td><td class="num">4</td><td class="num correct">2</td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td class="num">-29</td>`,
+		// a:cegpv: t1 proof TRUE, t2 FALSE, t3 FALSE, t4 FALSE on a safe task (wrong, -16)
+		`<tr class="all"><td>a:cegpv</td><td>all</td><td class="num">4</td><td class="num correct">3</td><td class="num wrong">1</td><td class="num">0</td><td class="num">0</td><td class="num">-12</td>`,
+		`<td>b:cegpv</td><td>all</td>`,
+		`<a href="a/out/t2.c.plain.log">FALSE</a>`,
+		`TRUE (proof)`,
+		"+2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE",
+		"b has no CPU times",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if n := strings.Count(s, "<svg "); n != 3 {
+		t.Errorf("%d plots, want 2 scatter plots and a quantile plot", n)
+	}
+	if n := strings.Count(s, "<polyline "); n != 3 {
+		t.Errorf("%d quantile lines, want 3", n)
+	}
+	body := s[strings.Index(s, "<table class=\"tasks"):]
+	body = body[strings.Index(body, "<tbody>"):]
+	if n := strings.Count(body, "<tr>"); n != 5 {
+		t.Errorf("%d task rows, want 5 (t1..t5)", n)
+	}
+	golden(t, "bench.golden.html", page)
+}
+
+// TestReadCSV reads an earlier run's CSV (no cpu_seconds, no output
+// columns) and classifies it anew.
+func TestReadCSV(t *testing.T) {
+	r, err := Read("testdata/bench/b/results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tasks) != 3 || r.Tasks[0].Status != "correct" || r.Tasks[2].Status != "missed" || r.Tasks[1].WallSec != 3.5 {
+		t.Errorf("tasks %+v", r.Tasks)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "none.json")); !os.IsNotExist(err) {
+		t.Errorf("missing file: %v", err)
+	}
+}
