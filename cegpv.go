@@ -117,6 +117,9 @@ var Refinements = []string{"monitor", "observer"}
 
 // Iteration records one round of the loop.
 type Iteration struct {
+	// Unwind is the unwinding of the run the iteration belongs to: a
+	// shallow run of the deepening, or the run at the bounds.
+	Unwind      int           `json:"unwind"`
 	Level       int           `json:"level"`
 	Iteration   int           `json:"iteration"`
 	Kept        int           `json:"kept_vars"`
@@ -135,9 +138,24 @@ type Iteration struct {
 type Result struct {
 	backend.Result                // Verdict, Reason, Proof, Bounds; Run is a run of the original program
 	Kept           []depgraph.Var // V0 of the last level
-	Iterations     []Iteration
-	Levels         int
-	Checks         int // backend calls
+	// Iterations are every iteration of the loop, the deepening's shallow
+	// runs first (Iteration.Unwind tells them apart).
+	Iterations []Iteration
+	Levels     int // abstraction levels of the last run
+	// KeptSets are the kept sets of every level entered, the deepening's
+	// first.
+	KeptSets []KeptSet
+	Checks   int // backend calls, the deepening's included
+}
+
+// KeptSet is the set of variables an abstraction level keeps.
+type KeptSet struct {
+	Unwind    int    `json:"unwind"`
+	Level     int    `json:"level"`
+	Heuristic string `json:"heuristic"` // "all" for the whole program
+	// Of is the number of variables of the program.
+	Of   int            `json:"of"`
+	Kept []depgraph.Var `json:"kept"`
 }
 
 // Verify runs the CEGPV loop on p. A violated property is a Result with
@@ -197,7 +215,7 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 	if v.instP != nil {
 		v.instP.Close()
 	}
-	res.Iterations, res.Checks, res.Levels = v.iters, v.checks, v.level+1
+	res.Iterations, res.Checks, res.Levels, res.KeptSets = v.iters, v.deepChecks+v.checks, v.level+1, v.sets
 	if err != nil {
 		res.Verdict = backend.Unknown
 		res.Run = nil
@@ -214,10 +232,11 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 // violation found is the answer (it is a run of the original program,
 // replayed like any other, found at smaller bounds). A Safe run says
 // nothing about deeper runs; an Unknown one ends the deepening. The
-// iterations and checks of the shallow runs are counted in the answer. The
-// check at the bounds follows when no shallow run found a violation (done
-// is false); v is then as new, and kept is the size of the kept set with
-// which the last shallow run proved its bounds safe (0 if none did).
+// iterations, kept sets and checks of the shallow runs are counted in the
+// answer, whatever it is. The check at the bounds follows when no shallow
+// run found a violation (done is false); v then holds only those counts,
+// and kept is the size of the kept set with which the last shallow run
+// proved its bounds safe (0 if none did).
 //
 // The run at the bounds starts at that kept set (run skips narrower
 // levels): every run of the abstraction at a smaller unwinding is one at
@@ -232,6 +251,7 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 // out of time when the deepening went to unwind 4).
 func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int) {
 	var iters []Iteration
+	var sets []KeptSet
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
 		sctx, cancel := backend.WithShare(ctx, deepenShare)
@@ -243,17 +263,21 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 			w.instP.Close()
 		}
 		iters = append(iters, w.iters...)
+		sets = append(sets, w.sets...)
 		checks += w.checks
 		v.log.Debug("deepening", "unwind", k, "verdict", res.Verdict, "error", err)
 		if err != nil || res.Verdict == backend.Unknown {
 			break
 		}
 		if res.Verdict == backend.Unsafe {
-			res.Iterations, res.Checks, res.Levels = iters, checks, w.level+1
+			res.Iterations, res.Checks, res.Levels, res.KeptSets = iters, checks, w.level+1, sets
 			return res, true, 0
 		}
 		kept = len(res.Kept)
 	}
+	// the run at the bounds reports the shallow runs' iterations, kept
+	// sets and checks before its own (MaxChecks counts its own)
+	v.iters, v.sets, v.deepChecks = iters, sets, checks
 	return Result{}, false, kept
 }
 
@@ -267,9 +291,12 @@ type verifier struct {
 	opts   Options
 	log    hclog.Logger
 	iters  []Iteration
+	sets   []KeptSet // the kept set of every level entered
 	checks int
-	level  int
-	instP  backend.Instance // the original program, encoded once, for forced checks
+	// deepChecks are the backend calls of the deepening's shallow runs
+	deepChecks int
+	level      int
+	instP      backend.Instance // the original program, encoded once, for forced checks
 	// minKept: run skips the levels that keep fewer variables (see deepen)
 	minKept int
 }
@@ -317,6 +344,11 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 			v0, full = append([]depgraph.Var(nil), g.Vars...), true
 		}
 		v.log.Info("abstraction level", "level", v.level, "heuristic", h.Name(), "kept", len(v0), "of", len(g.Vars))
+		name := h.Name()
+		if full {
+			name = "all"
+		}
+		v.sets = append(v.sets, KeptSet{Unwind: v.opts.Bounds.Unwind, Level: v.level, Heuristic: name, Of: len(g.Vars), Kept: v0})
 		var (
 			res  Result
 			done bool
@@ -413,7 +445,7 @@ func r1(r backend.Result) Result { return Result{Result: r} }
 // (code-to-code loops) and records the iteration.
 func (v *verifier) checkRefined(ctx context.Context, ar *program.Program, it, kept int) (backend.Result, error) {
 	v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
-	it1 := Iteration{Level: v.level, Iteration: it, Kept: kept, Instrs: size(ar)}
+	it1 := Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: kept, Instrs: size(ar)}
 	r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
 	it1.BackendTime = r.Stats.Total
 	it1.AbstractTime = r.Stats.Total
@@ -585,7 +617,7 @@ func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incrementa
 		if res, stop, err := v.exhausted(ctx); stop {
 			return res, true, err
 		}
-		it1 := Iteration{Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(a)}
+		it1 := Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(a)}
 		v.checks++
 		start := time.Now()
 		r, keys, err := ia.Check(ctx)

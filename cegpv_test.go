@@ -396,7 +396,27 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; pthread_join(h
 		if len(res.Iterations) == 0 {
 			t.Fatalf("no-deepening=%v: no iterations", noDeep)
 		}
-		first[noDeep] = res.Iterations[0].Kept
+		// the deepening's iterations come first (unwind 1 and 2), then
+		// those of the run at the bounds; every level's kept set is
+		// reported
+		first[noDeep] = -1
+		unwinds := map[int]bool{}
+		for _, it := range res.Iterations {
+			unwinds[it.Unwind] = true
+			if it.Unwind == 4 && first[noDeep] < 0 {
+				first[noDeep] = it.Kept
+			}
+			found := false
+			for _, ks := range res.KeptSets {
+				found = found || (ks.Unwind == it.Unwind && ks.Level == it.Level && len(ks.Kept) == it.Kept)
+			}
+			if !found {
+				t.Errorf("no-deepening=%v: iteration %+v has no kept set in %+v", noDeep, it, res.KeptSets)
+			}
+		}
+		if want := map[bool]int{true: 1, false: 3}[noDeep]; len(unwinds) != want || !unwinds[4] {
+			t.Errorf("no-deepening=%v: iterations at unwindings %v, want %d of them", noDeep, unwinds, want)
+		}
 		if last := res.Iterations[len(res.Iterations)-1].Kept; last != len(res.Kept) {
 			t.Errorf("no-deepening=%v: last iteration keeps %d, result %d", noDeep, last, len(res.Kept))
 		}

@@ -8,6 +8,7 @@ import (
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/frontend"
 )
 
@@ -39,4 +40,56 @@ func ExampleCheck() {
 	// FALSE main.assertion.1
 	// found within unwind 1
 	// the run ends at main.6
+}
+
+// assertionOnly is a slicing heuristic: it keeps the variables the
+// assertion reads and nothing behind them, leaving the rest to refinement
+// and to the wider levels.
+type assertionOnly struct{}
+
+func (assertionOnly) Name() string { return "assertion-only" }
+
+func (assertionOnly) Choose(g *depgraph.Graph, target []depgraph.Var) []depgraph.Var {
+	return target // Choose adds the joins and locks every abstraction keeps
+}
+
+// A researcher's heuristic is registered with depgraph.Register, found by
+// name with depgraph.Lookup (as --heuristic and bench's --heuristics
+// do) and run by cegpv.Check; the report's KeptSets list the variables
+// every abstraction level kept (the deepening's shallow runs first, here
+// turned off) and Iterations every iteration. For `cegpv bench
+// --heuristics paper,assertion-only`, register it in an init function of
+// a file in cmd/cegpv: bench runs `cegpv verify` as a child process.
+func Example_registerHeuristic() {
+	depgraph.Register(assertionOnly{})
+	h, err := depgraph.Lookup("assertion-only")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	const file = "testdata/progs/lazy_counter_unsafe.c"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := frontend.Lower(file, src, frontend.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{
+		Options: cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}, Heuristic: h, NoDeepening: true},
+	})
+	fmt.Println(rep.Verdict.SVCOMP(), rep.Property)
+	for _, ks := range rep.Loop.KeptSets {
+		fmt.Printf("unwind %d level %d (%s): %d of %d variables: %s\n", ks.Unwind, ks.Level, ks.Heuristic, len(ks.Kept), ks.Of, depgraph.JoinVars(ks.Kept))
+	}
+	for _, it := range rep.Loop.Iterations {
+		fmt.Printf("level %d iteration %d: abstraction %s, reconstruction %s\n", it.Level, it.Iteration, it.Abstract, it.Reconstruct)
+	}
+	// Output:
+	// FALSE main.assertion.1
+	// unwind 2 level 0 (assertion-only): 3 of 5 variables: counter, main::t1, main::t2
+	// level 0 iteration 0: abstraction UNSAFE, reconstruction UNSAFE
 }

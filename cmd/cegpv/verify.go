@@ -183,6 +183,9 @@ type cegpvStats struct {
 	Checks     int               `json:"backend_checks"`
 	Kept       []string          `json:"kept"`
 	Iterations []cegpv.Iteration `json:"iterations"`
+	// KeptSets are the kept sets of every level entered, the
+	// deepening's shallow runs first.
+	KeptSets []cegpv.KeptSet `json:"kept_sets"`
 }
 
 type outcomeStats struct {
@@ -311,7 +314,7 @@ func (o *outcome) fill(r *cegpv.Report) {
 		o.Trace = report.Steps(r.Program, r.Run)
 	}
 	if cr := r.Loop; cr != nil {
-		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations}
+		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}
 		for _, k := range cr.Kept {
 			cs.Kept = append(cs.Kept, string(k))
 		}
