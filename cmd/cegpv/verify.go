@@ -211,11 +211,23 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
 		return exitUsage
 	}
-	log := vf.logger(stderr)
+	logw := stderr
+	var stop func()
+	if vf.verbose > 0 { // a status line below the log (elapsed, time left)
+		logw, stop = verifyProgress(stderr, file, vf.timeout)
+	}
+	log := vf.logger(logw)
 	if vf.each {
-		return verifyEach(ctx, file, &vf, vf.jobs, log, stdout)
+		code := verifyEach(ctx, file, &vf, vf.jobs, log, stdout)
+		if stop != nil {
+			stop()
+		}
+		return code
 	}
 	o := verify(ctx, file, &vf, log)
+	if stop != nil {
+		stop()
+	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
 		o.ChildrenRSSKB = ru.Maxrss
