@@ -67,13 +67,21 @@ func Example_registerHeuristic() {
 		fmt.Println(err)
 		return
 	}
-	const file = "testdata/progs/lazy_counter_unsafe.c"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p, err := frontend.Lower(file, src, frontend.Options{})
+	const src = `#include <pthread.h>
+#include <assert.h>
+int counter, unrelated;
+void *worker(void *arg) { counter++; unrelated = 7; return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_create(&t1, 0, worker, 0);
+	pthread_create(&t2, 0, worker, 0);
+	pthread_join(t1, 0);
+	pthread_join(t2, 0);
+	assert(counter == 2);
+	return 0;
+}
+`
+	p, err := frontend.Lower("lost_update.c", []byte(src), frontend.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -90,6 +98,6 @@ func Example_registerHeuristic() {
 	}
 	// Output:
 	// FALSE main.assertion.1
-	// unwind 2 level 0 (assertion-only): 3 of 5 variables: counter, main::t1, main::t2
+	// unwind 2 level 0 (assertion-only): 3 of 6 variables: counter, main::t1, main::t2
 	// level 0 iteration 0: abstraction UNSAFE, reconstruction UNSAFE
 }
