@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,5 +128,35 @@ func TestReadCSV(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "none.json")); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestBenchPageChromium opens the report in headless chromium sorted by
+// the plain CPU time column, descending (#sort=4-desc, the script's
+// sorting), and checks the order of the task rows in the DOM chromium
+// built: t4 (110 s), t3 (30 s), t1, t2, then t5 (no plain run).
+func TestBenchPageChromium(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium not installed (make chromium)")
+	}
+	var buf bytes.Buffer
+	if err := WriteBench(&buf, benchRuns(t), "testdata/bench"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	f := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(f, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := string(runChromium(t, bin, dir, "file://"+f+"#sort=4-desc", "--dump-dom"))
+	body := dom[strings.Index(dom, "<table class=\"tasks"):]
+	var order []string
+	for _, row := range strings.Split(body, "<tr>")[2:] {
+		name := row[strings.Index(row, "<td>")+4:]
+		order = append(order, name[:strings.Index(name, "</td>")])
+	}
+	if got := strings.Join(order, " "); got != "y/t4.c y/t3.c x/t1.c x/t2.c x/t5.c" {
+		t.Errorf("rows sorted by plain CPU time, descending: %s", got)
 	}
 }

@@ -384,21 +384,25 @@ table.sortable th { cursor: pointer; }
 
 // sortJS sorts a table.sortable by the clicked column: numerically when
 // every cell of the column parses as a number, else as text; a second
-// click reverses.
-const sortJS = `document.querySelectorAll('table.sortable th').forEach(function (th) {
-  th.addEventListener('click', function () {
-    var table = th.closest('table'), body = table.tBodies[0];
-    var i = Array.prototype.indexOf.call(th.parentNode.children, th);
-    var rows = Array.prototype.slice.call(body.rows);
-    var num = rows.every(function (r) { var t = r.cells[i].textContent; return t === '' || !isNaN(parseFloat(t)); });
-    var dir = th.dataset.dir === 'asc' ? -1 : 1;
-    th.dataset.dir = dir === 1 ? 'asc' : 'desc';
-    rows.sort(function (a, b) {
-      var x = a.cells[i].textContent, y = b.cells[i].textContent;
-      if (num) { return dir * ((parseFloat(x) || 0) - (parseFloat(y) || 0)); }
-      return dir * x.localeCompare(y);
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
+// click reverses. A page opened as report.html#sort=N (or #sort=N-desc)
+// starts sorted by column N (from 0).
+const sortJS = `function sortBy(th, dir) {
+  var table = th.closest('table'), body = table.tBodies[0];
+  var i = Array.prototype.indexOf.call(th.parentNode.children, th);
+  var rows = Array.prototype.slice.call(body.rows);
+  var num = rows.every(function (r) { var t = r.cells[i].textContent; return t === '' || !isNaN(parseFloat(t)); });
+  th.dataset.dir = dir === 1 ? 'asc' : 'desc';
+  rows.sort(function (a, b) {
+    var x = a.cells[i].textContent, y = b.cells[i].textContent;
+    if (num) { return dir * ((parseFloat(x) || 0) - (parseFloat(y) || 0)); }
+    return dir * x.localeCompare(y);
   });
+  rows.forEach(function (r) { body.appendChild(r); });
+}
+document.querySelectorAll('table.sortable th').forEach(function (th) {
+  th.addEventListener('click', function () { sortBy(th, th.dataset.dir === 'asc' ? -1 : 1); });
 });
+var m = /^#sort=(\d+)(-desc)?$/.exec(location.hash);
+var ths = document.querySelectorAll('table.sortable th');
+if (m && ths[+m[1]]) { sortBy(ths[+m[1]], m[2] ? -1 : 1); }
 `

@@ -181,22 +181,7 @@ func TestCexPageChromium(t *testing.T) {
 	if err := os.WriteFile(f, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	chromium := func(args ...string) []byte {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + filepath.Join(dir, "profile")}, args...)
-		cmd := exec.CommandContext(ctx, bin, append(args, "file://"+f)...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		cmd.WaitDelay = 5 * time.Second
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
-		}
-		return out.Bytes()
-	}
-	dom := string(chromium("--dump-dom"))
+	dom := string(runChromium(t, bin, dir, "file://"+f, "--dump-dom"))
 	for _, want := range []string{`id="thread-0">0:main</th>`, `id="thread-1">1:worker</th>`, `id="thread-2">2:worker</th>`, "Property main.assertion.1 violated", "assert(counter == 2);"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("chromium's DOM lacks %q:\n%s", want, dom)
@@ -204,7 +189,7 @@ func TestCexPageChromium(t *testing.T) {
 	}
 	if *update {
 		shot := filepath.Join(dir, "shot.png")
-		chromium("--screenshot="+shot, "--window-size=1100,900", "--hide-scrollbars")
+		runChromium(t, bin, dir, "file://"+f, "--screenshot="+shot, "--window-size=1100,900", "--hide-scrollbars")
 		b, err := os.ReadFile(shot)
 		if err != nil {
 			t.Fatal(err)
@@ -213,4 +198,23 @@ func TestCexPageChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// runChromium runs headless chromium on url with args (its profile in
+// dir) and returns its standard output.
+func runChromium(t *testing.T, bin, dir, url string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + filepath.Join(dir, "profile")}, args...)
+	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
+	}
+	return out.Bytes()
 }
