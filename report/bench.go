@@ -153,9 +153,10 @@ type Results struct {
 	Manifest string     `json:"manifest"`
 	Summary  []*Summary `json:"summary"`
 	Tasks    []Row      `json:"tasks"`
-	// Iterations holds, per task and mode of cegpv mode, the loop's
-	// iterations as verify reported them (file, then mode).
-	Iterations map[string]map[string]json.RawMessage `json:"iterations,omitempty"`
+	// Loop holds, per task (file) and cegpv mode, the loop's statistics
+	// as `verify --json` reports them (its "cegpv" object: levels,
+	// backend checks, every iteration, the kept set of every level).
+	Loop map[string]map[string]json.RawMessage `json:"loop,omitempty"`
 	// Dir is the directory the results were read from (Row.Output is
 	// relative to it); not stored.
 	Dir string `json:"-"`

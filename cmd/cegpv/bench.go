@@ -124,13 +124,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Summary: report.Summarize(rows, modeList)}
 	for i, l := range loops {
 		if l != nil {
-			if res.Iterations == nil {
-				res.Iterations = map[string]map[string]json.RawMessage{}
+			if res.Loop == nil {
+				res.Loop = map[string]map[string]json.RawMessage{}
 			}
-			if res.Iterations[rows[i].File] == nil {
-				res.Iterations[rows[i].File] = map[string]json.RawMessage{}
+			if res.Loop[rows[i].File] == nil {
+				res.Loop[rows[i].File] = map[string]json.RawMessage{}
 			}
-			res.Iterations[rows[i].File][rows[i].Mode] = l
+			res.Loop[rows[i].File][rows[i].Mode] = l
 		}
 	}
 	if err := writeBench(res); err != nil {

@@ -95,7 +95,7 @@ func TestBenchRun(t *testing.T) {
 			}
 		}
 	}
-	if res.Iterations == nil || res.Iterations[res.Tasks[1].File]["cegpv"] == nil {
+	if res.Loop == nil || res.Loop[res.Tasks[1].File]["cegpv"] == nil {
 		t.Errorf("no loop statistics for cegpv mode in results.json")
 	}
 	page, err := os.ReadFile(filepath.Join(out, "report.html"))
