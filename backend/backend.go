@@ -34,7 +34,8 @@ type Bounds struct {
 	Unwind              int           // loop iterations and recursion depth per loop/call site
 	UnwindingAssertions bool          // check that Unwind suffices (a Safe result is then a proof)
 	Threads             int           // thread instances created by one Spawn inside a loop; 0 = Unwind
-	Contexts            int           // optional context-switch or round bound; 0 = none
+	Contexts            int           // optional context-switch bound; 0 = none
+	Rounds              int           // round-robin rounds over the thread instances (package lazyseq); 0 = none
 	Timeout             time.Duration // 0 = none
 	MemoryMB            int           // 0 = none
 	// ThreadCap is a limit of the model, not of the search: the thread
@@ -59,6 +60,9 @@ func (b Bounds) String() string {
 	}
 	if b.ThreadCap > 0 {
 		s += fmt.Sprintf(", at most %d threads in a run", b.ThreadCap)
+	}
+	if b.Rounds > 0 {
+		s += fmt.Sprintf(" and %d rounds", b.Rounds)
 	}
 	return s
 }
