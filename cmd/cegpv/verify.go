@@ -17,6 +17,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/lazyseq"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/report"
 )
@@ -31,6 +32,7 @@ type verifyFlags struct {
 	unwindAsrt   bool
 	threads      int
 	contexts     int
+	rounds       int
 	timeout      time.Duration
 	jsonOut      bool
 	heuristic    string
@@ -66,6 +68,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
 	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices (a TRUE is then a proof)")
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
+	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
@@ -114,6 +117,8 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--unwind %d: want at least 1", v.unwind)
 	case v.threads < 0:
 		return fmt.Errorf("--threads %d: want 0 (as the unwinding) or more", v.threads)
+	case v.rounds < 0:
+		return fmt.Errorf("--rounds %d: want 0 (off) or more", v.rounds)
 	case v.contexts < 0:
 		return fmt.Errorf("--context-bound %d: want 0 (none) or more", v.contexts)
 	case v.timeout < 0:
@@ -291,6 +296,9 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	be, err := newBackend(vf, log)
 	if err != nil {
 		return cegpv.CheckOptions{}, err
+	}
+	if vf.rounds > 0 {
+		be = lazyseq.Backend{Inner: be, Rounds: vf.rounds, Logger: log.Named("lazyseq")}
 	}
 	h, err := depgraph.Lookup(vf.heuristic)
 	if vf.mode == cegpv.ModeCEGPV && err != nil {
