@@ -116,7 +116,7 @@ func (b *builder) thread(i int) (*program.Func, error) {
 	}
 	for j, in := range f.Body {
 		l := func(s string) program.Label { return b.label(base + string(in.Label) + "." + s) }
-		if visible(f, in) {
+		if j == 0 || visible(f, in) {
 			guard := bin(program.LAnd, bin(program.Eq, b.atomic, intc(0)), &program.Nondet{T: program.IntT})
 			emit(&program.Instr{Label: sw[j], Op: program.OpGoto, Rhs: guard, Targets: []program.Label{out[j]}, Pos: in.Pos, Msg: "context switch"})
 		} else {
@@ -181,7 +181,7 @@ func (b *builder) thread(i int) (*program.Func, error) {
 	}
 	end(nil, f.Pos)
 	for j := range f.Body {
-		if !visible(f, f.Body[j]) {
+		if j > 0 && !visible(f, f.Body[j]) {
 			continue
 		}
 		emit(assign(out[j], st.pc, intc(int64(j)), f.Body[j].Pos))
@@ -270,10 +270,13 @@ func (b *builder) driver() *program.Func {
 // visible reports whether instruction in of f may interact with other
 // threads: a thread operation, the end of the thread, heap management, or
 // an access to memory other than f's own locals whose address is never
-// taken. Context switches happen only before visible instructions: a
-// switch before an invisible step can be moved after it (the step only
-// touches the thread's private locals), which changes neither the number
-// of rounds nor what any step computes.
+// taken. Context switches happen only before visible instructions and
+// before the first one: a switch before an invisible step can be moved
+// after it (the step only touches the thread's private locals), which
+// changes neither the number of rounds nor what any step computes; and a
+// thread that blocks at an invisible assume can stay at the last switch
+// point before it (the first instruction at the latest) while the others
+// run, so a failing assume never cuts the other threads' runs.
 func visible(f *program.Func, in *program.Instr) bool {
 	switch in.Op {
 	case program.OpSpawn, program.OpJoin, program.OpLock, program.OpUnlock, program.OpAtomicBegin, program.OpAtomicEnd,
