@@ -86,7 +86,14 @@ func (v *privacy) addr(f *program.Func, pc int, e program.Expr) bool {
 // designates only what a private step may touch.
 func (v *privacy) expr(f *program.Func, pc int, e program.Expr) bool {
 	ok := true
+	// Every node must pass: Walk goes on to the siblings of a node whose
+	// visit returned false, so a later node must not overwrite a false
+	// (a[k] with a shared a and a private k was private, and Explore ran
+	// the read alone, before the other threads' writes: wrong TRUEs).
 	program.Walk(e, func(x program.Expr) bool {
+		if !ok {
+			return false
+		}
 		switch x := x.(type) {
 		case *program.Ref:
 			switch {
