@@ -164,6 +164,7 @@ func TestViolationWitness(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := checkGraphML(t, b, file, "violation_witness")
+			lint(t, b, file)
 			threads := map[string]bool{}
 			for _, e := range g.Graph.Edges {
 				for _, d := range e.Data {
@@ -186,4 +187,5 @@ func TestCorrectnessWitness(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGraphML(t, b, file, "correctness_witness")
+	lint(t, b, file)
 }
