@@ -143,22 +143,27 @@ func lower(t *testing.T, file string) *program.Program {
 	return p
 }
 
+// violatingRun lowers file and returns a run of it that violates an assertion, found
+// by the explicit-state search at unwind 3 and replayed on the program.
+func violatingRun(t *testing.T, file string) (*program.Program, *program.Run) {
+	t.Helper()
+	p := lower(t, file)
+	res, err := interp.Explore(context.Background(), p, interp.ExploreOptions{Unwind: 3})
+	if err != nil || res.Status != interp.ViolationFound {
+		t.Fatalf("no violation found: %v %s", err, res.Reason)
+	}
+	run, err := interp.Confirm(p, res.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, run
+}
+
 func TestViolationWitness(t *testing.T) {
 	for _, name := range []string{"spin_ticket_unsafe.c", "join_missing_unsafe.c", "peterson_broken_unsafe.c", "cil_addr_unsafe.c"} {
 		t.Run(name, func(t *testing.T) {
 			file := filepath.Join("../testdata/progs", name)
-			p := lower(t, file)
-			res, err := interp.Explore(context.Background(), p, interp.ExploreOptions{Unwind: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != interp.ViolationFound {
-				t.Skipf("the explicit search gives no run here (%s): nothing to write", res.Reason)
-			}
-			run, err := interp.Confirm(p, res.Run)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, run := violatingRun(t, file)
 			b, err := Violation(Info{ProgramFile: file, Specification: unreach, Producer: "cegpv test", Model: program.ILP32}, p, run)
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,6 @@
 package witness
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -41,15 +39,7 @@ func TestViolationYAML(t *testing.T) {
 	for _, name := range []string{"spin_ticket_unsafe.c", "join_missing_unsafe.c", "cil_addr_unsafe.c"} {
 		t.Run(name, func(t *testing.T) {
 			file := filepath.Join("../testdata/progs", name)
-			p := lower(t, file)
-			res, err := interp.Explore(context.Background(), p, interp.ExploreOptions{Unwind: 3})
-			if err != nil || res.Status != interp.ViolationFound {
-				t.Fatalf("no violation: %v %s", err, res.Reason)
-			}
-			run, err := interp.Confirm(p, res.Run)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, run := violatingRun(t, file)
 			b, err := ViolationYAML(Info{ProgramFile: file, Specification: unreach, Producer: "cegpv test", Model: program.LP64}, p, run)
 			if err != nil {
 				t.Fatal(err)
