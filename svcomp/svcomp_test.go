@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -152,18 +153,11 @@ func TestGenerateSharedTasks(t *testing.T) {
 }
 
 func sharedBench(t *testing.T) string {
-	dir, _ := filepath.Abs(".")
-	for {
-		p := filepath.Join(dir, "shared/bench/sv-comp15")
-		if _, err := os.Stat(filepath.Join(p, "manifest.tsv")); err == nil {
-			return p
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Skip("shared/bench/sv-comp15/manifest.tsv not found above the package: skipping")
-		}
-		dir = up
+	m := testenv.FindSVCOMP15()
+	if m == "" {
+		t.Skip("shared/bench/sv-comp15/manifest.tsv not found above the package: skipping")
 	}
+	return filepath.Dir(m)
 }
 
 func FuzzParseProperty(f *testing.F) {
