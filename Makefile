@@ -4,7 +4,7 @@ BIN     := bin/cegpv
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO    ?= testdata/progs/lazy_counter_unsafe.c
 
-.PHONY: all deps pytools build demo test vet fuzz bench clean
+.PHONY: all deps pytools build demo test vet fuzz bench clean witnesslint-deps
 
 all: build
 
@@ -33,6 +33,10 @@ $(VENV)/installed: tools/requirements.txt
 # (report.TestCexPageChromium) renders the page headless; without it that test is skipped.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
+# SV-COMP's witness linter (github.com/sosy-lab/sv-witnesses, lint/witnesslinter.py) needs lxml: Debian's python3-lxml, for /usr/bin/python3.
+witnesslint-deps:
+	@/usr/bin/python3 -c 'import lxml' 2>/dev/null || { echo "installing python3-lxml"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-lxml; }
 
 build:
 	$(GO) build -o $(BIN) ./cmd/cegpv

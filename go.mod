@@ -7,6 +7,7 @@ require (
 	github.com/mattn/go-isatty v0.0.14
 	golang.org/x/sync v0.24.0
 	golang.org/x/tools v0.52.0
+	gopkg.in/yaml.v3 v3.0.1
 	modernc.org/cc/v4 v4.31.0
 	modernc.org/token v1.1.0
 	mvdan.cc/sh/v3 v3.14.1

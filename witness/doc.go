@@ -1,0 +1,15 @@
+// Package witness writes SV-COMP verification witnesses (GraphML, format of
+// sosy-lab/sv-witnesses README-GraphML.md) from cegpv's results.
+//
+// A violation witness is built from a replayed run (program.Run): one edge per
+// executed step whose source line lies in the input file, with the thread (threadId),
+// thread creation (createThread), function entry and return (enterFunction,
+// returnFrom) and the values of nondeterministic assignments to variables
+// (assumption "x == v;" with assumption.scope), ending in the violation node.
+// Branch directions (control) are not written: the front end's goto guards are not
+// the source conditions, and a wrong direction would mislead a validator; a validator
+// finds the direction from the assumptions and lines.
+//
+// A correctness witness has one entry node and no invariants (the trivial invariant
+// `1`): cegpv's proofs are bounded and state no loop invariants.
+package witness
