@@ -1,0 +1,158 @@
+package external
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// Printed is a program printed for a checker, in a temporary directory.
+type Printed struct {
+	Dir   string          // the temporary directory (removed by Remove)
+	File  string          // the C file, inside Dir
+	Lines program.LineMap // line -> label, as returned by program.Print
+	// Probes maps a line to its probe variables, in text order (see the
+	// package documentation); "" for an occurrence left unprobed.
+	Probes map[int][]string
+	// Switch holds the lines of multi-target gotos whose last probe is the
+	// selector of the printed switch.
+	Switch map[int]bool
+	Text   []byte
+}
+
+// Remove deletes the temporary directory.
+func (pr *Printed) Remove() error {
+	if pr == nil || pr.Dir == "" {
+		return nil
+	}
+	return os.RemoveAll(pr.Dir)
+}
+
+var (
+	nondetCall  = regexp.MustCompile(`__VERIFIER_nondet_[A-Za-z0-9_]+\(\)`)
+	nondetProto = regexp.MustCompile(`^(?:extern\s+)?(.*?)\s*\b(__VERIFIER_nondet_[A-Za-z0-9_]+)\(void\);\s*$`)
+)
+
+// Print prints p with program.Print into a new temporary directory (in
+// tmpDir, "" for the system's) as name, with probes on its nondeterministic
+// values.
+func Print(p *program.Program, tmpDir, name string) (*Printed, error) {
+	var buf bytes.Buffer
+	lm, err := program.Print(&buf, p)
+	if err != nil {
+		return nil, err
+	}
+	text, probes, sw := addProbes(p, buf.Bytes(), lm)
+	dir, err := os.MkdirTemp(tmpDir, "cegpv-ext-")
+	if err != nil {
+		return nil, program.Errorf(program.Internal, "temporary directory: %v", err)
+	}
+	pr := &Printed{Dir: dir, File: filepath.Join(dir, name), Lines: lm, Probes: probes, Switch: sw, Text: text}
+	if err := os.WriteFile(pr.File, text, 0o644); err != nil {
+		pr.Remove()
+		return nil, program.Errorf(program.Internal, "writing %s: %v", pr.File, err)
+	}
+	return pr, nil
+}
+
+// ProbeName is the probe variable of the k-th nondet call on a line.
+func ProbeName(line, k int) string { return fmt.Sprintf("__cegpv_nd_%d_%d", line, k) }
+
+// addProbes rewrites the printed text (see the package documentation).
+// A line is probed only when its nondet calls are exactly its
+// instruction's scalar Nondet operands (plus the selector of a
+// multi-target goto), each of a known C return type.
+func addProbes(p *program.Program, text []byte, lm program.LineMap) ([]byte, map[int][]string, map[int]bool) {
+	lines := strings.Split(string(text), "\n")
+	ret := map[string]string{}
+	for _, l := range lines {
+		if m := nondetProto.FindStringSubmatch(l); m != nil {
+			ret[m[2]] = m[1]
+		}
+	}
+	if _, ok := ret["__VERIFIER_nondet_int"]; !ok {
+		ret["__VERIFIER_nondet_int"] = "int"
+	}
+	ix := program.NewIndex(p)
+	probes := map[int][]string{}
+	sw := map[int]bool{}
+	decls := map[int][]string{} // opening-brace line -> declarations
+	var order []int
+	for line := range lm {
+		order = append(order, line)
+	}
+	sort.Ints(order)
+	for _, line := range order {
+		in := ix.Instr[lm[line]]
+		if in == nil || line < 1 || line > len(lines) {
+			continue
+		}
+		n := 0
+		for _, e := range in.Operands() {
+			program.Walk(e, func(x program.Expr) bool {
+				if _, ok := x.(*program.Nondet); ok {
+					n++
+				}
+				return true
+			})
+		}
+		multi := in.Op == program.OpGoto && len(in.Targets) > 1
+		want := n
+		if multi {
+			want++
+		}
+		src := lines[line-1]
+		locs := nondetCall.FindAllStringIndex(src, -1)
+		if want == 0 || len(locs) != want {
+			continue
+		}
+		var names []string
+		ok := true
+		for _, loc := range locs {
+			fn := strings.TrimSuffix(src[loc[0]:loc[1]], "()")
+			t := ret[fn]
+			if t == "" || strings.ContainsAny(t, "*[") || strings.Contains(t, "struct") || strings.Contains(t, "union") {
+				ok = false
+				break
+			}
+			names = append(names, t)
+		}
+		if !ok {
+			continue
+		}
+		brace := line - 1
+		for brace >= 1 && lines[brace-1] != "{" {
+			brace--
+		}
+		if brace < 1 {
+			continue
+		}
+		var b strings.Builder
+		last := 0
+		var vars []string
+		for k, loc := range locs {
+			v := ProbeName(line, k)
+			vars = append(vars, v)
+			decls[brace] = append(decls[brace], names[k]+" "+v+";")
+			b.WriteString(src[last:loc[0]])
+			b.WriteString("(" + v + " = " + src[loc[0]:loc[1]] + ")")
+			last = loc[1]
+		}
+		b.WriteString(src[last:])
+		lines[line-1] = b.String()
+		probes[line] = vars
+		if multi {
+			sw[line] = true
+		}
+	}
+	for brace, ds := range decls {
+		lines[brace-1] += " " + strings.Join(ds, " ")
+	}
+	return []byte(strings.Join(lines, "\n")), probes, sw
+}
