@@ -79,7 +79,7 @@ func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Boun
 	if err != nil {
 		return res, err
 	}
-	pr, err := external.Print(p, b.opts.TmpDir, "prog.c")
+	pr, err := external.Print(p, b.opts.TmpDir, "prog.c", external.PrintOptions{InlineAtomic: true})
 	if err != nil {
 		return res, err
 	}

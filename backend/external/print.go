@@ -39,16 +39,33 @@ var (
 	nondetProto = regexp.MustCompile(`^(?:extern\s+)?(.*?)\s*\b(__VERIFIER_nondet_[A-Za-z0-9_]+)\(void\);\s*$`)
 )
 
+// PrintOptions adapt the printed text to a checker.
+type PrintOptions struct {
+	// InlineAtomic prints the body of each atomic function (Func.Atomic)
+	// between __VERIFIER_atomic_begin() (on its opening brace's line) and
+	// __VERIFIER_atomic_end() (before each return, on its line, and on the
+	// closing brace's line) and renames it __cegpv_atomic_*, so that a
+	// checker's own treatment of __VERIFIER_atomic_* functions does not
+	// apply (ESBMC 8.4 misses interleavings between two calls of such
+	// functions; see package esbmc). Lines do not move.
+	InlineAtomic bool
+}
+
 // Print prints p with program.Print into a new temporary directory (in
 // tmpDir, "" for the system's) as name, with probes on its nondeterministic
 // values.
-func Print(p *program.Program, tmpDir, name string) (*Printed, error) {
+func Print(p *program.Program, tmpDir, name string, opts PrintOptions) (*Printed, error) {
 	var buf bytes.Buffer
 	lm, err := program.Print(&buf, p)
 	if err != nil {
 		return nil, err
 	}
 	text, probes, sw := addProbes(p, buf.Bytes(), lm)
+	if opts.InlineAtomic {
+		if text, err = inlineAtomic(p, text, lm); err != nil {
+			return nil, err
+		}
+	}
 	dir, err := os.MkdirTemp(tmpDir, "cegpv-ext-")
 	if err != nil {
 		return nil, program.Errorf(program.Internal, "temporary directory: %v", err)
@@ -155,4 +172,75 @@ func addProbes(p *program.Program, text []byte, lm program.LineMap) ([]byte, map
 		lines[brace-1] += " " + strings.Join(ds, " ")
 	}
 	return []byte(strings.Join(lines, "\n")), probes, sw
+}
+
+var atomicName = regexp.MustCompile(`\b__VERIFIER_atomic_[A-Za-z0-9_]+\b`)
+
+// inlineAtomic implements PrintOptions.InlineAtomic.
+func inlineAtomic(p *program.Program, text []byte, lm program.LineMap) ([]byte, error) {
+	lines := strings.Split(string(text), "\n")
+	ix := program.NewIndex(p)
+	var order []int
+	for line := range lm {
+		order = append(order, line)
+	}
+	sort.Ints(order)
+	opened := map[int]bool{}
+	any := false
+	for _, line := range order {
+		f := ix.Func[lm[line]]
+		in := ix.Instr[lm[line]]
+		if f == nil || !f.Atomic || in == nil {
+			continue
+		}
+		any = true
+		brace := line - 1
+		for brace >= 1 && !strings.HasPrefix(lines[brace-1], "{") {
+			brace--
+		}
+		if brace < 1 {
+			return nil, program.Errorf(program.Internal, "printing atomic function %s: no opening brace", f.Name)
+		}
+		if !opened[brace] {
+			opened[brace] = true
+			lines[brace-1] += " __VERIFIER_atomic_begin();"
+			end := brace + 1
+			for end <= len(lines) && lines[end-1] != "}" {
+				end++
+			}
+			if end > len(lines) {
+				return nil, program.Errorf(program.Internal, "printing atomic function %s: no closing brace", f.Name)
+			}
+			lines[end-1] = "__VERIFIER_atomic_end(); }"
+		}
+		if in.Op == program.OpReturn {
+			src := lines[line-1]
+			i := strings.Index(src, "return")
+			if i < 0 {
+				return nil, program.Errorf(program.Internal, "printing atomic function %s: no return at line %d", f.Name, line)
+			}
+			pre, ret := src[:i], strings.TrimSuffix(strings.TrimSpace(src[i+len("return"):]), ";")
+			if in.Rhs == nil || strings.TrimSpace(ret) == "" {
+				lines[line-1] = pre + "{ __VERIFIER_atomic_end(); return; }"
+			} else {
+				lines[line-1] = pre + "{ " + program.TypeDecl(f.Result, "__cegpv_ret") + " = " + strings.TrimSpace(ret) + "; __VERIFIER_atomic_end(); return __cegpv_ret; }"
+			}
+		}
+	}
+	out := strings.Join(lines, "\n")
+	if !any {
+		return []byte(out), nil
+	}
+	out = atomicName.ReplaceAllStringFunc(out, func(n string) string {
+		if n == "__VERIFIER_atomic_begin" || n == "__VERIFIER_atomic_end" {
+			return n
+		}
+		return "__cegpv_atomic_" + strings.TrimPrefix(n, "__VERIFIER_atomic_")
+	})
+	if !strings.Contains(out, "__VERIFIER_atomic_begin(void);") {
+		// on the first line (the header comment), so that no line moves
+		first, rest, _ := strings.Cut(out, "\n")
+		out = first + " void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);\n" + rest
+	}
+	return []byte(out), nil
 }

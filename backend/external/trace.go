@@ -131,7 +131,8 @@ func follow(p *program.Program, pr *Printed, tr *Trace, eager bool) (*program.Ru
 		f.lines[l] = line
 	}
 	for _, s := range tr.States {
-		if line, k, ok := probeOf(s.Lhs); ok {
+		if line, k, ok := probeOf(s.Lhs); ok && line == s.Line {
+			// (a state elsewhere is the probe's declaration)
 			v, ok := IntValue(s.Value)
 			if !ok {
 				return nil, fmt.Errorf("thread %d line %d: cannot read the value %q of %s", s.Thread, s.Line, s.Value, s.Lhs)
@@ -177,6 +178,9 @@ func follow(p *program.Program, pr *Printed, tr *Trace, eager bool) (*program.Ru
 func (f *follower) state(s State, lab program.Label) error {
 	t := s.Thread
 	in := f.ix.Instr[lab]
+	if line, _, ok := probeOf(s.Lhs); ok && line != s.Line {
+		return nil // a probe's declaration
+	}
 	if f.last[t] == lab {
 		if _, k, ok := probeOf(s.Lhs); ok {
 			if !f.seenK[t][k] {
@@ -243,6 +247,24 @@ func (f *follower) lineOf(l program.Label) int { return f.lines[l] }
 // section, release a lock or end before t can go on). It reports whether
 // some thread moved.
 func (f *follower) unblock(t int) bool {
+	// a thread inside an atomic section must leave it first: the trace
+	// shows t's step after it, so the section ended before
+	for u := 0; u < f.st.Threads(); u++ {
+		if u == t || !f.st.Enabled(u) || f.st.Enabled(t) {
+			continue
+		}
+		moved := false
+		for i := 0; i < maxAdvance && f.st.Enabled(u) && !f.st.Enabled(t); i++ {
+			l := f.st.Next(u)
+			if l == "" || f.exec(u, l, nil) != nil {
+				break
+			}
+			moved = true
+		}
+		if moved {
+			return true
+		}
+	}
 	moved := false
 	for u := 0; u < f.st.Threads(); u++ {
 		if u == t {
