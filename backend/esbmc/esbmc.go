@@ -3,7 +3,6 @@ package esbmc
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -37,18 +36,6 @@ func New(opts Options) *Backend {
 // Name implements backend.Backend.
 func (b *Backend) Name() string { return "esbmc" }
 
-func (b *Backend) path() (string, error) {
-	p := b.opts.Path
-	if p == "" {
-		p = "esbmc"
-	}
-	found, err := exec.LookPath(p)
-	if err != nil {
-		return "", program.Errorf(program.Internal, "esbmc: binary not found (%v); install it with `make deps` or name it with --esbmc PATH", err)
-	}
-	return found, nil
-}
-
 // Args returns the ESBMC command-line flags for the bounds and the data
 // model, before the file name.
 func Args(m program.DataModel, bd backend.Bounds) []string {
@@ -75,7 +62,7 @@ func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Boun
 	res := backend.Result{Verdict: backend.Unknown, Bounds: bd}
 	res.Bounds.Threads = 0 // ESBMC bounds threads spawned in a loop by the unwinding
 	res.Bounds.DeepenFrom = 0
-	path, err := b.path()
+	path, err := external.Lookup("esbmc", b.opts.Path)
 	if err != nil {
 		return res, err
 	}

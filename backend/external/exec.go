@@ -138,3 +138,16 @@ func (c *capped) bytes() []byte {
 	}
 	return b
 }
+
+// Lookup returns the binary to run: path, or tool on PATH when path is "".
+// A missing binary is an Internal error saying how to name it.
+func Lookup(tool, path string) (string, error) {
+	if path == "" {
+		path = tool
+	}
+	found, err := exec.LookPath(path)
+	if err != nil {
+		return "", program.Errorf(program.Internal, "%s: binary not found (%v); name it with --%s PATH", tool, err, tool)
+	}
+	return found, nil
+}

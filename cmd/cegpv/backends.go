@@ -9,6 +9,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/backend/cbmc"
 	"cegpv.dev/cegpv/backend/esbmc"
 	"cegpv.dev/cegpv/backend/smt"
 )
@@ -23,6 +24,9 @@ func init() {
 	}
 	backends["esbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 		return esbmc.New(esbmc.Options{Path: toolPath(vf.esbmcPath, "esbmc"), Logger: log}), nil
+	}
+	backends["cbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
+		return cbmc.New(cbmc.Options{Path: toolPath(vf.cbmcPath, "cbmc"), Logger: log}), nil
 	}
 }
 
