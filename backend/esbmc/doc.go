@@ -4,7 +4,8 @@
 //
 // It prints the program it is given (package external: program.Print plus
 // probes on nondeterministic values), runs `esbmc --32|--64 --unwind N
-// [--no-unwinding-assertions] --compact-trace FILE`, parses the text
+// [--no-unwinding-assertions] --force-malloc-success --compact-trace FILE`
+// (cegpv's Alloc never fails), parses the text
 // trace ESBMC writes to stderr (Parse) and follows it on the program
 // (external.MapTrace).
 //
@@ -15,6 +16,13 @@
 //     turned off by --no-unwinding-assertions) and held: then Result.Proof
 //     and Result.Complete. A failed unwinding assertion is Unknown (the
 //     bounds do not cover the program), never Safe or Unsafe.
+//   - ESBMC 8.4 misses interleavings at accesses through pointers (see
+//     pointerAccess): its Safe on a program with a dereference or a heap
+//     block is Unknown.
+//   - ESBMC's own __VERIFIER_atomic_* handling misses interleavings between
+//     two calls of atomic functions (testdata/progs/atomic_check_then_act_unsafe.c:
+//     VERIFICATION SUCCESSFUL): atomic functions are printed as
+//     __VERIFIER_atomic_begin/end sections (external.PrintOptions.InlineAtomic).
 //   - A property ESBMC checks besides the program's assertions (its default
 //     pointer checks, division by zero, ...) that fails is Unknown naming it.
 //   - Exit codes: 0 VERIFICATION SUCCESSFUL, 1 VERIFICATION FAILED; anything
