@@ -84,3 +84,30 @@ func TestIntValue(t *testing.T) {
 		t.Error("&x read as an integer")
 	}
 }
+
+// TestNullHandle: a pthread_create with a null handle gets a local handle
+// (ESBMC's pthread_create writes through it); no line moves.
+func TestNullHandle(t *testing.T) {
+	src := `#include <pthread.h>
+void *w(void *a) { return 0; }
+int main(void) { pthread_create(0, 0, w, 0); return 0; }
+`
+	p, err := frontend.Lower("h.c", []byte(src), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Print(p, t.TempDir(), "prog.c", PrintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Remove()
+	txt := string(pr.Text)
+	if !strings.Contains(txt, "pthread_create(&__cegpv_handle, ") || !strings.Contains(txt, "{ pthread_t __cegpv_handle;") || strings.Contains(txt, "pthread_create(0, ") {
+		t.Errorf("printed:\n%s", txt)
+	}
+	var plain strings.Builder
+	program.Print(&plain, p)
+	if strings.Count(plain.String(), "\n") != strings.Count(txt, "\n") {
+		t.Error("lines moved")
+	}
+}

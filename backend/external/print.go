@@ -61,6 +61,7 @@ func Print(p *program.Program, tmpDir, name string, opts PrintOptions) (*Printed
 		return nil, err
 	}
 	text, probes, sw := addProbes(p, buf.Bytes(), lm)
+	text = handles(p, text, lm)
 	if opts.InlineAtomic {
 		if text, err = inlineAtomic(p, text, lm); err != nil {
 			return nil, err
@@ -243,4 +244,38 @@ func inlineAtomic(p *program.Program, text []byte, lm program.LineMap) ([]byte, 
 		out = first + " void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);\n" + rest
 	}
 	return []byte(out), nil
+}
+
+// handles gives each pthread_create without a handle (printed with a null
+// handle, as SV-COMP 2015's pthread-wmm tasks write it) a local handle of
+// its function, declared on the line of the function's opening brace: the
+// checkers' pthread_create writes through the handle (ESBMC 8.4 reports a
+// NULL dereference in its pthread library otherwise). Lines do not move.
+func handles(p *program.Program, text []byte, lm program.LineMap) []byte {
+	lines := strings.Split(string(text), "\n")
+	ix := program.NewIndex(p)
+	declared := map[int]bool{}
+	for line, l := range lm {
+		in := ix.Instr[l]
+		if in == nil || in.Op != program.OpSpawn || in.Lhs != nil || line > len(lines) {
+			continue
+		}
+		src := lines[line-1]
+		if !strings.Contains(src, "pthread_create(0, ") {
+			continue
+		}
+		brace := line - 1
+		for brace >= 1 && !strings.HasPrefix(lines[brace-1], "{") {
+			brace--
+		}
+		if brace < 1 {
+			continue
+		}
+		lines[line-1] = strings.Replace(src, "pthread_create(0, ", "pthread_create(&__cegpv_handle, ", 1)
+		if !declared[brace] {
+			declared[brace] = true
+			lines[brace-1] += " pthread_t __cegpv_handle;"
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
 }
