@@ -3,10 +3,8 @@ package cbmc
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -54,47 +52,25 @@ func Args(m program.DataModel, bd backend.Bounds) []string {
 
 // Check implements backend.Backend.
 func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
-	start := time.Now()
-	res := backend.Result{Verdict: backend.Unknown, Bounds: bd}
-	res.Bounds.Threads, res.Bounds.Contexts, res.Bounds.DeepenFrom = 0, 0, 0
-	path, err := external.Lookup("cbmc", b.opts.Path)
-	if err != nil {
-		return res, err
-	}
-	pr, err := external.Print(p, b.opts.TmpDir, "prog.c", external.PrintOptions{})
-	if err != nil {
-		return res, err
-	}
-	defer pr.Remove()
-	args := append(append(Args(p.Model, bd), b.opts.Extra...), "prog.c")
-	b.opts.Logger.Debug("running cbmc", "args", strings.Join(args, " "))
-	out, err := external.Exec(ctx, "cbmc", path, args, pr.Dir, bd.Timeout)
-	res.Stats.Total = time.Since(start)
-	if out != nil {
-		res.Log = string(out.Stdout) + string(out.Stderr)
-		res.Stats.SolverTime = out.Elapsed
-	}
-	if err != nil {
-		return res, err
-	}
-	return interpret(p, pr, out, bd, res)
+	// CBMC bounds spawned threads by the unwinding and has no context bound
+	bd.Threads, bd.Contexts, bd.DeepenFrom = 0, 0, 0
+	job := external.Job{Tool: "cbmc", Path: b.opts.Path, Args: append(Args(p.Model, bd), b.opts.Extra...),
+		TmpDir: b.opts.TmpDir, Logger: b.opts.Logger,
+		Interpret: func(pr *external.Printed, out *external.Output, res backend.Result) (backend.Result, error) {
+			return interpret(p, pr, out, bd, res)
+		}}
+	return job.Check(ctx, p, bd)
 }
 
 // interpret turns CBMC's output into a result.
 func interpret(p *program.Program, pr *external.Printed, out *external.Output, bd backend.Bounds, res backend.Result) (backend.Result, error) {
-	if err := out.Crashed("cbmc"); err != nil {
-		return res, err
-	}
 	if out.Truncated {
 		return res, program.Errorf(program.BadOutput, "cbmc: output over %d MiB, not read", external.MaxOutput>>20)
 	}
 	rep, perr := ParseXML(bytes.NewReader(out.Stdout))
 	switch {
 	case out.ExitCode == 0 && perr == nil && rep.Status == "SUCCESS":
-		res.Verdict = backend.Safe
-		res.Proof = bd.UnwindingAssertions
-		res.Complete = res.Proof
-		return res, nil
+		return external.Safe(bd, res), nil
 	case out.ExitCode == 10 && perr == nil && rep.Status == "FAILURE":
 	case out.ExitCode == 6 || (perr == nil && len(rep.Errors) > 0):
 		msg := out.Tail()
@@ -107,23 +83,5 @@ func interpret(p *program.Program, pr *external.Printed, out *external.Output, b
 	default:
 		return res, out.Unexpected("cbmc")
 	}
-	tr := rep.Trace
-	if tr == nil || tr.Violation == nil {
-		return res, program.Errorf(program.BadOutput, "cbmc: FAILURE without a counterexample")
-	}
-	if strings.HasPrefix(tr.Comment, "unwinding assertion") {
-		res.Reason = fmt.Sprintf("cbmc: %s fails: unwind %d does not cover every run", tr.Comment, bd.Unwind)
-		return res, nil
-	}
-	if !strings.HasPrefix(tr.Comment, "assertion") {
-		res.Reason = fmt.Sprintf("cbmc reports %q at line %d (a check besides the program's assertions)", tr.Comment, tr.Violation.Line)
-		return res, nil
-	}
-	run, err := external.MapTrace("cbmc", p, pr, tr)
-	if err != nil {
-		return res, err
-	}
-	res.Verdict = backend.Unsafe
-	res.Run = run
-	return res, nil
+	return external.Violation("cbmc", p, pr, rep.Trace, bd, res)
 }

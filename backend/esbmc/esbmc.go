@@ -2,10 +2,8 @@ package esbmc
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -59,39 +57,18 @@ func Args(m program.DataModel, bd backend.Bounds) []string {
 
 // Check implements backend.Backend.
 func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
-	start := time.Now()
-	res := backend.Result{Verdict: backend.Unknown, Bounds: bd}
-	res.Bounds.Threads = 0 // ESBMC bounds threads spawned in a loop by the unwinding
-	res.Bounds.DeepenFrom = 0
-	path, err := external.Lookup("esbmc", b.opts.Path)
-	if err != nil {
-		return res, err
-	}
-	pr, err := external.Print(p, b.opts.TmpDir, "prog.c", external.PrintOptions{InlineAtomic: true})
-	if err != nil {
-		return res, err
-	}
-	defer pr.Remove()
-	args := append(Args(p.Model, bd), b.opts.Extra...)
-	args = append(args, "prog.c")
-	b.opts.Logger.Debug("running esbmc", "args", strings.Join(args, " "))
-	out, err := external.Exec(ctx, "esbmc", path, args, pr.Dir, bd.Timeout)
-	res.Stats.Total = time.Since(start)
-	if out != nil {
-		res.Log = string(out.Stdout) + string(out.Stderr)
-		res.Stats.SolverTime = out.Elapsed
-	}
-	if err != nil {
-		return res, err
-	}
-	return interpret(p, pr, out, bd, res)
+	bd.DeepenFrom = 0
+	bd.Threads = 0 // ESBMC bounds the threads a spawn in a loop creates by the unwinding
+	job := external.Job{Tool: "esbmc", Path: b.opts.Path, Args: append(Args(p.Model, bd), b.opts.Extra...),
+		Print: external.PrintOptions{InlineAtomic: true}, TmpDir: b.opts.TmpDir, Logger: b.opts.Logger,
+		Interpret: func(pr *external.Printed, out *external.Output, res backend.Result) (backend.Result, error) {
+			return interpret(p, pr, out, bd, res)
+		}}
+	return job.Check(ctx, p, bd)
 }
 
 // interpret turns ESBMC's output into a result.
 func interpret(p *program.Program, pr *external.Printed, out *external.Output, bd backend.Bounds, res backend.Result) (backend.Result, error) {
-	if err := out.Crashed("esbmc"); err != nil {
-		return res, err
-	}
 	rep := Parse(string(out.Stderr) + "\n" + string(out.Stdout))
 	switch {
 	case out.ExitCode == 0 && rep.Verdict == "SUCCESSFUL":
@@ -99,10 +76,7 @@ func interpret(p *program.Program, pr *external.Printed, out *external.Output, b
 			res.Reason = "esbmc answers VERIFICATION SUCCESSFUL, but ESBMC 8.4 misses interleavings at accesses through pointers and the program has " + where
 			return res, nil
 		}
-		res.Verdict = backend.Safe
-		res.Proof = bd.UnwindingAssertions
-		res.Complete = res.Proof
-		return res, nil
+		return external.Safe(bd, res), nil
 	case out.ExitCode == 1 && rep.Verdict == "FAILED":
 	case out.ExitCode == 6 || strings.Contains(string(out.Stderr), "PARSING ERROR"):
 		return res, program.Errorf(program.Crash, "esbmc cannot parse the printed program (exit %d): %s", out.ExitCode, out.Tail())
@@ -112,23 +86,5 @@ func interpret(p *program.Program, pr *external.Printed, out *external.Output, b
 	if out.Truncated {
 		return res, program.Errorf(program.BadOutput, "esbmc: output over %d MiB, counterexample not read", external.MaxOutput>>20)
 	}
-	tr := rep.Trace
-	if tr == nil || tr.Violation == nil {
-		return res, program.Errorf(program.BadOutput, "esbmc: VERIFICATION FAILED without a counterexample: %s", out.Tail())
-	}
-	if strings.HasPrefix(tr.Comment, "unwinding assertion") {
-		res.Reason = fmt.Sprintf("esbmc: %s fails: unwind %d does not cover every run", tr.Comment, bd.Unwind)
-		return res, nil
-	}
-	if !strings.HasPrefix(tr.Comment, "assertion") {
-		res.Reason = fmt.Sprintf("esbmc reports %q at line %d (a check besides the program's assertions)", tr.Comment, tr.Violation.Line)
-		return res, nil
-	}
-	run, err := external.MapTrace("esbmc", p, pr, tr)
-	if err != nil {
-		return res, err
-	}
-	res.Verdict = backend.Unsafe
-	res.Run = run
-	return res, nil
+	return external.Violation("esbmc", p, pr, rep.Trace, bd, res)
 }
