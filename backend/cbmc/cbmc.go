@@ -13,13 +13,8 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// Options configure the backend.
-type Options struct {
-	Path   string   // the cbmc binary; "" = "cbmc" on PATH
-	Extra  []string // more flags, before the file
-	TmpDir string   // where temporary directories go ("" = the system's)
-	Logger hclog.Logger
-}
+// Options configure the backend (Path: the cbmc binary, "" = cbmc on PATH).
+type Options = external.Options
 
 // Backend runs CBMC.
 type Backend struct{ opts Options }

@@ -12,13 +12,8 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// Options configure the backend.
-type Options struct {
-	Path   string   // the esbmc binary; "" = "esbmc" on PATH
-	Extra  []string // more flags, before the file
-	TmpDir string   // where temporary directories go ("" = the system's)
-	Logger hclog.Logger
-}
+// Options configure the backend (Path: the esbmc binary, "" = esbmc on PATH).
+type Options = external.Options
 
 // Backend runs ESBMC.
 type Backend struct{ opts Options }

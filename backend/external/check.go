@@ -92,3 +92,11 @@ func Safe(bd backend.Bounds, res backend.Result) backend.Result {
 	res.Complete = res.Proof
 	return res
 }
+
+// Options configure an adapter (package esbmc, cbmc).
+type Options struct {
+	Path   string   // the binary; "" = the tool's name on PATH
+	Extra  []string // more flags, before the file
+	TmpDir string   // where temporary directories go ("" = the system's)
+	Logger hclog.Logger
+}
