@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -139,15 +141,26 @@ func (c *capped) bytes() []byte {
 	return b
 }
 
-// Lookup returns the binary to run: path, or tool on PATH when path is "".
-// A missing binary is an Internal error saying how to name it.
+// Lookup returns the binary to run: path when given, else tool on PATH,
+// else tool beside the running executable (make deps links bin/esbmc
+// beside bin/cegpv). A missing binary is an Internal error saying how to
+// name it.
 func Lookup(tool, path string) (string, error) {
-	if path == "" {
-		path = tool
+	if path != "" {
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return "", program.Errorf(program.Internal, "%s: binary %s not found: %v", tool, path, err)
+		}
+		return found, nil
 	}
-	found, err := exec.LookPath(path)
-	if err != nil {
-		return "", program.Errorf(program.Internal, "%s: binary not found (%v); name it with --%s PATH", tool, err, tool)
+	if found, err := exec.LookPath(tool); err == nil {
+		return found, nil
 	}
-	return found, nil
+	if self, err := os.Executable(); err == nil {
+		cand := filepath.Join(filepath.Dir(self), tool)
+		if st, err := os.Stat(cand); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return cand, nil
+		}
+	}
+	return "", program.Errorf(program.Internal, "%s: binary not found on PATH nor beside cegpv; install it (make deps) or name it with --%s PATH", tool, tool)
 }
