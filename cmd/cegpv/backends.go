@@ -5,6 +5,8 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/backend/cbmc"
+	"cegpv.dev/cegpv/backend/esbmc"
 	"cegpv.dev/cegpv/backend/smt"
 )
 
@@ -15,5 +17,11 @@ func init() {
 			return nil, err
 		}
 		return builtin.New(builtin.Options{Solver: argv, Logger: log, NoDeepening: vf.noDeepen}), nil
+	}
+	backends["esbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
+		return esbmc.New(esbmc.Options{Path: vf.esbmcPath, Logger: log}), nil
+	}
+	backends["cbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
+		return cbmc.New(cbmc.Options{Path: vf.cbmcPath, Logger: log}), nil
 	}
 }

@@ -49,11 +49,15 @@ type verifyFlags struct {
 	beyond       time.Duration
 	trace        string
 	html         string
+	esbmcPath    string
+	cbmcPath     string
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.commonFlags.register(fs)
-	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin")
+	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin, esbmc or cbmc")
+	fs.StringVar(&v.esbmcPath, "esbmc", "", "the esbmc binary for --backend esbmc (default: esbmc on PATH, else next to cegpv)")
+	fs.StringVar(&v.cbmcPath, "cbmc", "", "the cbmc binary for --backend cbmc (default: cbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver of the builtin backend: a preset (z3, yices, cvc5) or a command line, words split as by a shell")
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")

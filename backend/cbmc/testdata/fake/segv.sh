@@ -1,0 +1,3 @@
+#!/bin/sh
+# a checker that crashes
+kill -SEGV $$

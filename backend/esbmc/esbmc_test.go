@@ -1,0 +1,168 @@
+package esbmc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/program"
+)
+
+const tinyUnsafe = `#include <assert.h>
+int x;
+int main(void) { x = 1; assert(x == 2); return 0; }
+`
+
+func lower(t *testing.T, src string) *program.Program {
+	t.Helper()
+	p, err := frontend.Lower("t.c", []byte(src), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func fake(t *testing.T, name string) string {
+	p, err := filepath.Abs(filepath.Join("testdata", "fake", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFakeCheckers: a crash, garbage, an odd exit code or a trace that
+// cannot be followed is UNKNOWN (an error with a kind, or an Unknown
+// result), never Safe or Unsafe; temporary files are removed.
+func TestFakeCheckers(t *testing.T) {
+	p := lower(t, tinyUnsafe)
+	for _, c := range []struct {
+		script string
+		kind   program.ErrKind
+		want   string
+	}{
+		{"segv.sh", program.Crash, "signal"},
+		{"garbage.sh", program.Crash, "unexpected code 1"},
+		{"odd.sh", program.Crash, "unexpected code 3"},
+		{"badtrace.sh", program.BadOutput, "not an instruction"},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			tmp := t.TempDir()
+			res, err := New(Options{Path: fake(t, c.script), TmpDir: tmp}).Check(context.Background(), p, backend.Bounds{Unwind: 2})
+			if err == nil {
+				t.Fatalf("no error; result %v %s", res.Verdict, res.Reason)
+			}
+			if res.Verdict != backend.Unknown || program.KindOf(err) != c.kind || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, kind %v, err %v; want Unknown, %v, %q", res.Verdict, program.KindOf(err), err, c.kind, c.want)
+			}
+			if !strings.Contains(err.Error(), "esbmc") {
+				t.Errorf("error does not name the tool: %v", err)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+	res, err := New(Options{Path: fake(t, "safe.sh")}).Check(context.Background(), p, backend.Bounds{Unwind: 2})
+	if err != nil || res.Verdict != backend.Safe || res.Proof {
+		t.Errorf("safe.sh: %v %v proof=%v; want a bounded Safe", res.Verdict, err, res.Proof)
+	}
+	res, err = New(Options{Path: fake(t, "safe.sh")}).Check(context.Background(), p, backend.Bounds{Unwind: 2, UnwindingAssertions: true})
+	if err != nil || !res.Proof || !res.Complete {
+		t.Errorf("safe.sh with unwinding assertions: %v %v proof=%v; want a proof", res.Verdict, err, res.Proof)
+	}
+}
+
+// TestCancelKillsGroup: cancelling the check kills the checker and its
+// child (the whole process group) and removes the temporary files.
+func TestCancelKillsGroup(t *testing.T) {
+	p := lower(t, tinyUnsafe)
+	tmp := t.TempDir()
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	t.Setenv("FAKE_PIDFILE", pidfile)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for i := 0; i < 200; i++ {
+			if _, err := os.Stat(pidfile); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	_, err := New(Options{Path: fake(t, "hang.sh"), TmpDir: tmp}).Check(ctx, p, backend.Bounds{Unwind: 2})
+	if program.KindOf(err) != program.Timeout {
+		t.Fatalf("err %v, want a Timeout", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("cancellation took %s", d)
+	}
+	b, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	time.Sleep(100 * time.Millisecond)
+	if pid <= 0 || alive(pid) {
+		t.Errorf("child %d of the checker still alive", pid)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	// the time limit of the bounds works the same way
+	res, err := New(Options{Path: fake(t, "hang.sh")}).Check(context.Background(), p, backend.Bounds{Unwind: 2, Timeout: 300 * time.Millisecond})
+	if program.KindOf(err) != program.Timeout || res.Verdict != backend.Unknown {
+		t.Errorf("timeout: %v %v", res.Verdict, err)
+	}
+}
+
+// TestArgs: the bounds and the data model reach the command line.
+func TestArgs(t *testing.T) {
+	got := strings.Join(Args(program.ILP32, backend.Bounds{Unwind: 4, Contexts: 3}), " ")
+	if got != "--32 --unwind 4 --no-unwinding-assertions --context-bound 3 --force-malloc-success --compact-trace" {
+		t.Errorf("got %q", got)
+	}
+	got = strings.Join(Args(program.LP64, backend.Bounds{Unwind: 2, UnwindingAssertions: true}), " ")
+	if got != "--64 --unwind 2 --force-malloc-success --compact-trace" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestLiveReplay: ESBMC on the printed lazy counter (whose counter++ is two
+// lines after lowering, so ESBMC sees the race) gives a run that replays.
+func TestLiveReplay(t *testing.T) {
+	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
+	src, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "lazy_counter_unsafe.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lower(t, string(src))
+	res, err := New(Options{Path: bin}).Check(context.Background(), p, backend.Bounds{Unwind: 3, Timeout: time.Minute})
+	if err != nil || res.Verdict != backend.Unsafe {
+		t.Fatalf("%v %s %v", res.Verdict, res.Reason, err)
+	}
+	if res.Run.Violated != "main.assertion.1" {
+		t.Errorf("violated %q", res.Run.Violated)
+	}
+}
+
+// alive reports whether pid runs (a zombie waiting for a reaper does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) < 3 || f[2] != "Z"
+}

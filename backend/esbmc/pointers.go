@@ -1,0 +1,44 @@
+package esbmc
+
+import (
+	"fmt"
+
+	"cegpv.dev/cegpv/program"
+)
+
+// pointerAccess returns where p first reads or writes memory through a
+// pointer (a dereference, an index of a pointer, a heap block), or "".
+//
+// ESBMC 8.4 misses interleavings at such accesses: on the printed
+// testdata/progs/heap_shared_unsafe.c (a message on the heap, passed to
+// two threads) and on the same program with the message a local of main
+// passed by address, it answers VERIFICATION SUCCESSFUL although a
+// violation is reachable (with the message a global, it finds it). Its
+// Safe is therefore not trusted on such programs.
+func pointerAccess(p *program.Program) string {
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == program.OpAlloc {
+				return fmt.Sprintf("a heap block at %s", in.Pos)
+			}
+			found := false
+			for _, e := range in.Operands() {
+				program.Walk(e, func(x program.Expr) bool {
+					switch x := x.(type) {
+					case *program.Deref:
+						found = true
+					case *program.Index:
+						if t := x.X.Type(); t != nil && t.Kind == program.Pointer {
+							found = true
+						}
+					}
+					return !found
+				})
+			}
+			if found {
+				return fmt.Sprintf("an access through a pointer at %s", in.Pos)
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,113 @@
+package external
+
+import (
+	"strings"
+	"testing"
+
+	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+const guardSrc = `#include <assert.h>
+int __VERIFIER_nondet_int(void);
+int x;
+int main(void) {
+  if (__VERIFIER_nondet_int() > 5) x = 1;
+  assert(x == 0);
+  return 0;
+}
+`
+
+// TestProbes: nondet values get probes on their own line; no line moves.
+func TestProbes(t *testing.T) {
+	p, err := frontend.Lower("g.c", []byte(guardSrc), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Print(p, t.TempDir(), "prog.c", PrintOptions{InlineAtomic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain strings.Builder
+	lm, _ := program.Print(&plain, p)
+	a, b := strings.Split(plain.String(), "\n"), strings.Split(string(pr.Text), "\n")
+	if len(a) != len(b) || len(lm) != len(pr.Lines) {
+		t.Fatalf("lines moved: %d vs %d", len(a), len(b))
+	}
+	if len(pr.Probes) != 1 {
+		t.Fatalf("probes %v", pr.Probes)
+	}
+	for line, vars := range pr.Probes {
+		if !strings.Contains(b[line-1], "("+vars[0]+" = __VERIFIER_nondet_int())") {
+			t.Errorf("line %d: %q", line, b[line-1])
+		}
+		// a trace drawing 7 takes the branch, x = 1, the assertion fails
+		tr := &Trace{States: []State{{Thread: 0, File: "prog.c", Line: line, Lhs: vars[0], Value: "7"}},
+			Violation: &State{Thread: 0, File: "prog.c", Line: assertLine(t, p, pr)}}
+		run, err := MapTrace("fake", p, pr, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := interp.Replay(p, run); err != nil || out.Status != interp.Violated {
+			t.Errorf("replay: %v", err)
+		}
+		// drawing 3 does not lead to the failure: BadOutput, never a run
+		tr.States[0].Value = "3"
+		if _, err := MapTrace("fake", p, pr, tr); program.KindOf(err) != program.BadOutput || !strings.Contains(err.Error(), "fake") {
+			t.Errorf("got %v, want a BadOutput naming the tool", err)
+		}
+	}
+	if err := pr.Remove(); err != nil {
+		t.Error(err)
+	}
+}
+
+func assertLine(t *testing.T, p *program.Program, pr *Printed) int {
+	ix := program.NewIndex(p)
+	for line, l := range pr.Lines {
+		if ix.Instr[l].Op == program.OpAssert {
+			return line
+		}
+	}
+	t.Fatal("no assertion")
+	return 0
+}
+
+func TestIntValue(t *testing.T) {
+	for s, want := range map[string]int64{"-1412567295 (10101011 11001101 11101111 00000001)": -1412567295, "TRUE": 1, "4294967295": 4294967295, "0": 0} {
+		if v, ok := IntValue(s); !ok || v.Bits != want {
+			t.Errorf("%q: %v %v", s, v, ok)
+		}
+	}
+	if _, ok := IntValue("&x"); ok {
+		t.Error("&x read as an integer")
+	}
+}
+
+// TestNullHandle: a pthread_create with a null handle gets a local handle
+// (ESBMC's pthread_create writes through it); no line moves.
+func TestNullHandle(t *testing.T) {
+	src := `#include <pthread.h>
+void *w(void *a) { return 0; }
+int main(void) { pthread_create(0, 0, w, 0); return 0; }
+`
+	p, err := frontend.Lower("h.c", []byte(src), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Print(p, t.TempDir(), "prog.c", PrintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Remove()
+	txt := string(pr.Text)
+	if !strings.Contains(txt, "pthread_create(&__cegpv_handle, ") || !strings.Contains(txt, "{ pthread_t __cegpv_handle;") || strings.Contains(txt, "pthread_create(0, ") {
+		t.Errorf("printed:\n%s", txt)
+	}
+	var plain strings.Builder
+	program.Print(&plain, p)
+	if strings.Count(plain.String(), "\n") != strings.Count(txt, "\n") {
+		t.Error("lines moved")
+	}
+}

@@ -1,0 +1,470 @@
+package external
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/program"
+)
+
+// State is one state of a checker's counterexample: the thread, the source
+// position and the assignment it shows (Lhs empty: none).
+type State struct {
+	Thread int
+	File   string
+	Line   int // 0: no location
+	Lhs    string
+	Value  string // as printed, without the binary part
+}
+
+// Trace is a parsed counterexample.
+type Trace struct {
+	States []State
+	// Violation is the failed assertion's location (Lhs empty), nil when
+	// the output has no counterexample.
+	Violation *State
+	Property  string // the checker's property id, if it gives one
+	Comment   string // the violated property's comment ("assertion x == 2")
+}
+
+// IntValue parses a scalar value as a checker prints it: a decimal integer
+// (possibly followed by a binary part in parentheses, dropped), TRUE or
+// FALSE.
+func IntValue(s string) (program.Value, bool) {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, " ("); i >= 0 {
+		s = s[:i]
+	}
+	switch s {
+	case "TRUE", "true":
+		return program.IntValue(1), true
+	case "FALSE", "false":
+		return program.IntValue(0), true
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return program.IntValue(v), true
+	}
+	if v, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return program.IntValue(int64(v)), true
+	}
+	return program.Value{}, false
+}
+
+// probeOf returns the line and index of a probe variable name.
+func probeOf(lhs string) (line, k int, ok bool) {
+	rest, found := strings.CutPrefix(lhs, "__cegpv_nd_")
+	if !found {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(rest, "_")
+	if !found {
+		return 0, 0, false
+	}
+	line, err1 := strconv.Atoi(a)
+	k, err2 := strconv.Atoi(b)
+	return line, k, err1 == nil && err2 == nil
+}
+
+// maxAdvance bounds the steps one thread takes to reach a trace state.
+const maxAdvance = 1 << 16
+
+// MapTrace executes p (the program printed as pr) along the trace tr of a
+// checker named tool and returns the run, which ends in the assertion
+// failure the trace reports. Any failure to follow the trace is an error
+// of kind BadOutput.
+func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program.Run, error) {
+	if tr == nil || tr.Violation == nil {
+		return nil, program.Errorf(program.BadOutput, "%s: the output reports a violation but holds no counterexample", tool)
+	}
+	var first error
+	for _, eager := range []bool{false, true} {
+		run, err := follow(p, pr, tr, eager)
+		if err == nil {
+			return run, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, program.Errorf(program.BadOutput, "%s: its counterexample cannot be followed on the program: %v", tool, first)
+}
+
+type ndVal struct {
+	line, k int
+	v       program.Value
+}
+
+type follower struct {
+	p      *program.Program
+	pr     *Printed
+	ix     *program.LabelIndex
+	st     *interp.Stepper
+	queue  map[int][]ndVal // per thread, probe values in trace order
+	last   map[int]program.Label
+	stored map[int]bool            // the last execution's assignment state was seen
+	seenK  map[int]map[int]bool    // probes seen of the last execution
+	called map[int][]program.Label // Call labels executed, per thread
+	lines  map[program.Label]int
+	eager  bool
+}
+
+func (f *follower) inFile(s State) (program.Label, bool) {
+	if s.Line <= 0 || filepath.Base(s.File) != filepath.Base(f.pr.File) {
+		return "", false
+	}
+	l, ok := f.pr.Lines[s.Line]
+	return l, ok
+}
+
+func follow(p *program.Program, pr *Printed, tr *Trace, eager bool) (*program.Run, error) {
+	st, err := interp.NewStepper(p)
+	if err != nil {
+		return nil, err
+	}
+	f := &follower{p: p, pr: pr, ix: program.NewIndex(p), st: st, queue: map[int][]ndVal{},
+		last: map[int]program.Label{}, stored: map[int]bool{}, seenK: map[int]map[int]bool{}, called: map[int][]program.Label{}, eager: eager, lines: map[program.Label]int{}}
+	for line, l := range pr.Lines {
+		f.lines[l] = line
+	}
+	for _, s := range tr.States {
+		if line, k, ok := probeOf(s.Lhs); ok && line == s.Line {
+			// (a state elsewhere is the probe's declaration)
+			v, ok := IntValue(s.Value)
+			if !ok {
+				return nil, fmt.Errorf("thread %d line %d: cannot read the value %q of %s", s.Thread, s.Line, s.Value, s.Lhs)
+			}
+			f.queue[s.Thread] = append(f.queue[s.Thread], ndVal{line, k, v})
+		}
+	}
+	for i, s := range tr.States {
+		lab, ok := f.inFile(s)
+		if !ok {
+			continue
+		}
+		if err := f.state(s, lab); err != nil {
+			return nil, fmt.Errorf("trace state %d (thread %d, line %d): %v", i, s.Thread, s.Line, err)
+		}
+	}
+	v := *tr.Violation
+	lab, ok := f.inFile(v)
+	if !ok {
+		return nil, fmt.Errorf("the violated property at %s:%d is not an instruction of the printed program", v.File, v.Line)
+	}
+	if in := f.ix.Instr[lab]; in == nil || in.Op != program.OpAssert {
+		return nil, fmt.Errorf("the violated property at line %d is not an assertion (%s)", v.Line, tr.Comment)
+	}
+	if err := f.advance(v.Thread, lab, nil); err != nil {
+		return nil, fmt.Errorf("violation (thread %d, line %d): %v", v.Thread, v.Line, err)
+	}
+	run := f.st.Run()
+	if run.Violated == "" {
+		return nil, fmt.Errorf("the assertion at line %d (thread %d) holds on the run the trace leads to (%d steps: %v)", v.Line, v.Thread, len(run.Steps), run.Steps)
+	}
+	out, err := interp.Replay(p, run)
+	if err != nil {
+		return nil, err
+	}
+	if out.Status != interp.Violated {
+		return nil, fmt.Errorf("the run replays to %s, not a violation", out.Status)
+	}
+	return out.Run, nil
+}
+
+// state accounts for one trace state at an instruction.
+func (f *follower) state(s State, lab program.Label) error {
+	t := s.Thread
+	in := f.ix.Instr[lab]
+	if line, _, ok := probeOf(s.Lhs); ok && line != s.Line {
+		return nil // a probe's declaration
+	}
+	if f.last[t] == lab {
+		if _, k, ok := probeOf(s.Lhs); ok {
+			if !f.seenK[t][k] {
+				f.seenK[t][k] = true
+				return nil
+			}
+		} else if !f.stored[t] {
+			f.stored[t] = true
+			return nil
+		}
+	}
+	if in.Op == program.OpCall && in.Lhs != nil && !isProbe(s.Lhs) {
+		// the store of a call's result shows at the call's line after the callee returned
+		if cs := f.called[t]; len(cs) > 0 && cs[len(cs)-1] == lab {
+			if li := f.ix.Instr[f.last[t]]; li != nil && li.Op == program.OpReturn {
+				f.called[t] = cs[:len(cs)-1]
+				return nil
+			}
+		}
+	}
+	if err := f.advance(t, lab, &s); err != nil {
+		return err
+	}
+	if _, k, ok := probeOf(s.Lhs); ok {
+		f.seenK[t][k] = true
+	} else {
+		f.stored[t] = true
+	}
+	if f.eager {
+		f.runInvisible(t)
+	}
+	return nil
+}
+
+func isProbe(lhs string) bool { _, _, ok := probeOf(lhs); return ok }
+
+// runInvisible executes thread t's next instructions while they show no
+// state in a trace (branches, assumptions, locks) and can run.
+func (f *follower) runInvisible(t int) {
+	for i := 0; i < maxAdvance; i++ {
+		l := f.st.Next(t)
+		in := f.ix.Instr[l]
+		if in == nil || !f.st.Enabled(t) {
+			return
+		}
+		switch in.Op {
+		case program.OpGoto, program.OpSkip, program.OpAssume, program.OpLock, program.OpUnlock, program.OpAtomicBegin, program.OpAtomicEnd:
+		default:
+			return
+		}
+		if len(f.pr.Probes[f.lineOf(l)]) > 0 {
+			return
+		}
+		if f.exec(t, l, nil) != nil {
+			return
+		}
+	}
+}
+
+func (f *follower) lineOf(l program.Label) int { return f.lines[l] }
+
+// unblock lets other threads take steps that show no state in a trace
+// (a thread stopped at its last state may still have to leave an atomic
+// section, release a lock or end before t can go on). It reports whether
+// some thread moved.
+func (f *follower) unblock(t int) bool {
+	// a thread inside an atomic section must leave it first: the trace
+	// shows t's step after it, so the section ended before
+	for u := 0; u < f.st.Threads(); u++ {
+		if u == t || !f.st.Enabled(u) || f.st.Enabled(t) {
+			continue
+		}
+		moved := false
+		for i := 0; i < maxAdvance && f.st.Enabled(u) && !f.st.Enabled(t); i++ {
+			l := f.st.Next(u)
+			if l == "" || f.exec(u, l, nil) != nil {
+				break
+			}
+			moved = true
+		}
+		if moved {
+			return true
+		}
+	}
+	moved := false
+	for u := 0; u < f.st.Threads(); u++ {
+		if u == t {
+			continue
+		}
+		for i := 0; i < maxAdvance && f.st.Enabled(u); i++ {
+			l := f.st.Next(u)
+			in := f.ix.Instr[l]
+			if in == nil {
+				break
+			}
+			switch in.Op {
+			case program.OpGoto, program.OpSkip, program.OpAssume, program.OpLock, program.OpUnlock,
+				program.OpAtomicBegin, program.OpAtomicEnd, program.OpReturn, program.OpJoin, program.OpExit:
+			default:
+				i = maxAdvance
+				continue
+			}
+			if len(f.pr.Probes[f.lineOf(l)]) > 0 || f.exec(u, l, nil) != nil {
+				break
+			}
+			moved = true
+			if f.st.Enabled(t) && in.Op != program.OpGoto && in.Op != program.OpSkip {
+				return true
+			}
+		}
+	}
+	return moved
+}
+
+// advance steps thread t until it has executed lab.
+func (f *follower) advance(t int, lab program.Label, s *State) error {
+	if err := f.ensureThread(t); err != nil {
+		return err
+	}
+	for i := 0; i < maxAdvance; i++ {
+		cur := f.st.Next(t)
+		if cur == "" {
+			return fmt.Errorf("thread %d has ended before reaching %s", t, lab)
+		}
+		var at *State
+		if cur == lab {
+			at = s
+		}
+		err := f.exec(t, cur, at)
+		for tries := 0; err != nil && errors.Is(err, interp.ErrBlocked) && tries < 64; tries++ {
+			if !f.unblock(t) {
+				break
+			}
+			err = f.exec(t, cur, at)
+		}
+		if err != nil {
+			return err
+		}
+		if cur == lab {
+			return nil
+		}
+	}
+	return fmt.Errorf("thread %d does not reach %s within %d steps", t, lab, maxAdvance)
+}
+
+// ensureThread makes thread t exist: threads are numbered by creation, so
+// the next Spawn executed creates it; the creator is found by trying each
+// thread in turn on a copy of the execution so far.
+func (f *follower) ensureThread(t int) error {
+	for f.st.Threads() <= t {
+		n := f.st.Threads()
+		found := false
+		for u := 0; u < n && !found; u++ {
+			trial, err := f.clone()
+			if err != nil {
+				return err
+			}
+			if trial.runToSpawn(u) {
+				*f = *trial
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("no thread can create thread %d", n)
+		}
+	}
+	return nil
+}
+
+func (f *follower) runToSpawn(u int) bool {
+	for i := 0; i < maxAdvance; i++ {
+		cur := f.st.Next(u)
+		in := f.ix.Instr[cur]
+		if in == nil {
+			return false
+		}
+		if f.exec(u, cur, nil) != nil {
+			return false
+		}
+		if in.Op == program.OpSpawn {
+			return true
+		}
+	}
+	return false
+}
+
+// clone re-executes the steps so far on a new Stepper.
+func (f *follower) clone() (*follower, error) {
+	st, err := interp.NewStepper(f.p)
+	if err != nil {
+		return nil, err
+	}
+	steps := f.st.Run().Steps
+	for i, s := range steps {
+		target := program.Label("")
+		if in := f.ix.Instr[s.Label]; in != nil && in.Op == program.OpGoto && len(in.Targets) > 1 {
+			target = nextOf(steps[i+1:], s.Thread)
+		}
+		if err := st.Step(program.Step{Thread: s.Thread, Label: s.Label, Nondet: s.Nondet}, target); err != nil {
+			return nil, err
+		}
+	}
+	g := *f
+	g.st = st
+	g.queue = map[int][]ndVal{}
+	for k, v := range f.queue {
+		g.queue[k] = append([]ndVal(nil), v...)
+	}
+	g.last, g.stored, g.seenK, g.called = copyMap(f.last), copyMap(f.stored), map[int]map[int]bool{}, map[int][]program.Label{}
+	for k, v := range f.seenK {
+		g.seenK[k] = copyMap(v)
+	}
+	for k, v := range f.called {
+		g.called[k] = append([]program.Label(nil), v...)
+	}
+	return &g, nil
+}
+
+func copyMap[K comparable, V any](m map[K]V) map[K]V {
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func nextOf(steps []program.Step, t int) program.Label {
+	for _, s := range steps {
+		if s.Thread == t {
+			return s.Label
+		}
+	}
+	return ""
+}
+
+// exec executes thread t's current instruction cur, drawing its
+// nondeterministic values from the probes (or, for a Decl, the value
+// the trace state s shows).
+func (f *follower) exec(t int, cur program.Label, s *State) (err error) {
+	in := f.ix.Instr[cur]
+	line := f.lineOf(cur)
+	var nd []program.Value
+	target := program.Label("")
+	q0 := f.queue[t]
+	defer func() {
+		if err != nil {
+			f.queue[t] = q0 // nothing was executed
+		}
+	}()
+	if probes := f.pr.Probes[line]; len(probes) > 0 {
+		q := f.queue[t]
+		for k := range probes {
+			if len(q) == 0 || q[0].line != line || q[0].k != k {
+				return fmt.Errorf("thread %d at line %d: the trace gives no value for nondet %d", t, line, k)
+			}
+			nd = append(nd, q[0].v)
+			q = q[1:]
+		}
+		f.queue[t] = q
+		if f.pr.Switch[line] {
+			sel := nd[len(nd)-1]
+			nd = nd[:len(nd)-1]
+			i := int(sel.Bits)
+			if sel.Bits < 0 || sel.Bits >= int64(len(in.Targets)-1) {
+				i = len(in.Targets) - 1
+			}
+			target = in.Targets[i]
+		}
+	} else if in.Op == program.OpDecl && s != nil {
+		if v, ok := IntValue(s.Value); ok {
+			nd = []program.Value{v}
+		}
+	}
+	if !f.st.Enabled(t) {
+		return fmt.Errorf("thread %d at %s: %w", t, cur, interp.ErrBlocked)
+	}
+	if err = f.st.Step(program.Step{Thread: t, Label: cur, Nondet: nd}, target); err != nil {
+		return err
+	}
+	f.last[t] = cur
+	f.stored[t] = false
+	f.seenK[t] = map[int]bool{}
+	if in.Op == program.OpCall && in.Lhs != nil {
+		f.called[t] = append(f.called[t], cur)
+	}
+	return nil
+}
