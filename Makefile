@@ -42,7 +42,7 @@ witnesslint-deps:
 	@/usr/bin/python3 -c 'import lxml' 2>/dev/null || { echo "installing python3-lxml"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-lxml; }
 
 build:
-	$(GO) build -o $(BIN) ./cmd/cegpv
+	$(GO) build -buildvcs=true -o $(BIN) ./cmd/cegpv
 
 demo: deps build
 	./$(BIN) show $(DEMO) | head -40
@@ -64,4 +64,4 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./frontend/
 
 clean:
-	rm -rf bin
+	rm -rf bin $(VENV)/installed

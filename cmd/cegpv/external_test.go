@@ -29,7 +29,7 @@ func TestVerifyESBMC(t *testing.T) {
 		{"peterson_broken_unsafe.c", []string{"--each-property", "-j", "2"}, exitUnsafe, "FALSE"},
 	} {
 		name := c.file + " " + strings.Join(c.args, " ")
-		args := append([]string{"verify", "--backend", "esbmc", "--esbmc", bin, "--unwind", "3", "--timeout", "60s"}, c.args...)
+		args := append([]string{"verify", "--backend", "esbmc", "--esbmc", bin, "--unwind", "3", "--timeout", "180s"}, c.args...)
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append(args, filepath.Join(progs, c.file)), &out, &errb)
 		verdict := ""

@@ -9,7 +9,8 @@
 //	cegpv bench [flags] MANIFEST
 //
 // Exit codes follow CBMC: 0 property holds (TRUE), 10 violated (FALSE),
-// 5 UNKNOWN, 6 the input was rejected, 1 usage or internal error.
+// 5 UNKNOWN, 6 the input was rejected, 7 the property file names a
+// property cegpv does not check, 1 usage or internal error.
 package main
 
 import (
@@ -29,6 +30,7 @@ import (
 
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/program"
+	"cegpv.dev/cegpv/svcomp"
 )
 
 // Exit codes.
@@ -38,6 +40,9 @@ const (
 	exitUnknown     = 5
 	exitUnsupported = 6
 	exitUnsafe      = 10
+	// exitUnsupportedProperty: the property file names a property cegpv
+	// does not check (only unreach-call).
+	exitUnsupportedProperty = 7
 )
 
 type command struct {
@@ -72,6 +77,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		fmt.Fprintln(stdout, svcomp.Version())
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -108,7 +117,24 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.Var((*countFlag)(&c.verbose), "v", "more log output (-v info, -v -v debug, -v -v -v trace)")
 	fs.BoolVar(&c.logJSON, "log-json", false, "log as JSON lines on stderr")
 	fs.StringVar(&c.model, "data-model", "ILP32", "C data model: ILP32 (SV-COMP 2015, --32) or LP64 (--64)")
+	fs.Var(modelFlag{&c.model, "ILP32"}, "32", "the ILP32 data model (as --data-model ILP32)")
+	fs.Var(modelFlag{&c.model, "LP64"}, "64", "the LP64 data model (as --data-model LP64)")
 }
+
+// modelFlag is --32 or --64: a boolean flag that sets the data model.
+type modelFlag struct {
+	model *string
+	value string
+}
+
+func (m modelFlag) String() string { return "false" }
+func (m modelFlag) Set(s string) error {
+	if s == "true" {
+		*m.model = m.value
+	}
+	return nil
+}
+func (m modelFlag) IsBoolFlag() bool { return true }
 
 // countFlag is a boolean flag that counts its occurrences (-v -v).
 type countFlag int

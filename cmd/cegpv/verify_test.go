@@ -213,3 +213,43 @@ int main(void) {
 		}
 	}
 }
+
+// SV-COMP input and output: --propertyfile (an unsupported property is
+// UNKNOWN with exit 7), --32, --witness for FALSE (GraphML and YAML) and
+// TRUE (GraphML), --version; the verdict is the last line of the output.
+func TestVerifySVCOMP(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	dir := t.TempDir()
+	prp := "../../testdata/svcomp/unreach-call-2015.prp"
+	for _, tc := range []struct {
+		file, witness, last, inWitness string
+		code                           int
+	}{
+		{"../../testdata/progs/lazy_counter_unsafe.c", "v.graphml", "FALSE(unreach-call)", "violation_witness", exitUnsafe},
+		{"../../testdata/progs/lazy_counter_unsafe.c", "v.yml", "FALSE(unreach-call)", "violation_sequence", exitUnsafe},
+		{"../../testdata/progs/locked_counter_safe.c", "c.graphml", "TRUE", "correctness_witness", exitSafe},
+	} {
+		var out, errb bytes.Buffer
+		w := filepath.Join(dir, tc.witness)
+		code := run(context.Background(), []string{"verify", "--32", "--unwind", "3", "--beyond", "0", "--propertyfile", prp, "--witness", w, tc.file}, &out, &errb)
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if code != tc.code || !strings.HasPrefix(lines[len(lines)-1], tc.last) {
+			t.Errorf("%s: exit %d, last line %q; want %d and %s", tc.file, code, lines[len(lines)-1], tc.code, tc.last)
+		}
+		b, err := os.ReadFile(w)
+		if err != nil || !strings.Contains(string(b), tc.inWitness) {
+			t.Errorf("%s: witness %s: %v, want one with %q", tc.file, tc.witness, err, tc.inWitness)
+		}
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"verify", "--propertyfile", "../../testdata/svcomp/valid-memsafety.prp", "../../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
+	if code != exitUnsupportedProperty || !strings.HasSuffix(strings.TrimSpace(out.String()), "UNKNOWN: unsupported property valid-memsafety (cegpv checks unreach-call)") {
+		t.Errorf("memsafety: exit %d, output %q", code, out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"--version"}, &out, &errb); code != 0 || strings.TrimSpace(out.String()) == "" {
+		t.Errorf("--version: exit %d, %q", code, out.String())
+	}
+}
