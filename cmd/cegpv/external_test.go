@@ -25,11 +25,14 @@ func TestVerifyESBMC(t *testing.T) {
 		{"lazy_counter_unsafe.c", []string{"--refinement", "monitor"}, exitUnsafe, "FALSE(unreach-call)"},
 		{"lazy_counter_unsafe.c", []string{"--refinement", "observer"}, exitUnsafe, "FALSE(unreach-call)"},
 		{"locked_counter_safe.c", []string{"--mode", "plain"}, exitSafe, "TRUE"},
-		{"locked_counter_safe.c", []string{"--refinement", "observer"}, exitSafe, "TRUE"},
+		// (the observer loop over ESBMC on locked_counter_safe.c takes 1-3
+		// minutes: too slow for make test; cegpv mode's TRUE is checked by
+		// the monitor refinement instead)
+		{"locked_counter_safe.c", []string{"--refinement", "monitor"}, exitSafe, "TRUE"},
 		{"peterson_broken_unsafe.c", []string{"--each-property", "-j", "2"}, exitUnsafe, "FALSE"},
 	} {
 		name := c.file + " " + strings.Join(c.args, " ")
-		args := append([]string{"verify", "--backend", "esbmc", "--esbmc", bin, "--unwind", "3", "--timeout", "180s"}, c.args...)
+		args := append([]string{"verify", "--backend", "esbmc", "--esbmc", bin, "--unwind", "3", "--timeout", "120s"}, c.args...)
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append(args, filepath.Join(progs, c.file)), &out, &errb)
 		verdict := ""
