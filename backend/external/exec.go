@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -37,17 +38,8 @@ func Exec(ctx context.Context, tool, path string, args []string, dir string, tim
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, path, args...)
+	cmd := proc.Command(ctx, path, args...) // the checker and anything it starts: one group
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		// the whole group: the checker and anything it started
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	cmd.WaitDelay = 2 * time.Second
 	var so, se capped
 	cmd.Stdout, cmd.Stderr = &so, &se
 	start := time.Now()

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/program"
 	"github.com/hashicorp/go-hclog"
 )
@@ -84,19 +85,7 @@ func Start(ctx context.Context, argv []string, logger hclog.Logger) (*Solver, er
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	// Own process group (killed as a group on cancel), and killed by the kernel
-	// if cegpv itself dies without cancelling (SIGKILL, a crash), so that no
-	// solver outlives it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		// Kill the whole process group.
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	cmd.WaitDelay = 2 * time.Second
+	cmd := proc.Command(ctx, argv[0], argv[1:]...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, program.Errorf(program.Crash, "solver %s: %v", argv[0], err)

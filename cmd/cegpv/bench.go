@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,6 +24,7 @@ import (
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/internal/manifest"
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/report"
 )
 
@@ -281,9 +281,7 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	args = append(append(args, extra...), t.Path)
 	cctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, self, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd := proc.Command(cctx, self, args...)
 	cmd.WaitDelay = 5 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
