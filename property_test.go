@@ -166,3 +166,59 @@ func TestGuardedPrograms(t *testing.T) {
 		t.Errorf("no safe or no unsafe verdict compared (%v): the comparison is vacuous", compared)
 	}
 }
+
+// TestDomainPrograms compares the explicit-state search with the symbolic
+// encoding on generated programs whose nondet inputs have domains that do
+// not start at zero (assume(d == 2), a[d] with assume(d >= 1 && d < 4),
+// comparisons with negative constants). The search enumerates each draw's
+// domain; it once drew 0 for the first value of every domain and never
+// tried the domain's first value (interp's TestExploreDomainFirstValue).
+func TestDomainPrograms(t *testing.T) {
+	needZ3(t)
+	n := 40
+	if testing.Short() {
+		n = 20
+	}
+	sym := builtin.New(builtin.Options{NoDeepening: true})
+	bd := backend.Bounds{Unwind: 2}
+	compared := map[string]int{}
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := progen.GenerateDomains(seed)
+		p, err := lowerSrc(src)
+		if err != nil {
+			t.Fatalf("seed %d: generated program does not lower: %v\n%s", seed, err, src)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		xr, xerr := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: bd.Unwind})
+		cancel()
+		if xerr != nil {
+			t.Fatalf("seed %d: Explore: %v", seed, xerr)
+		}
+		if xr.Status == interp.Inconclusive {
+			compared["inconclusive"]++
+			continue
+		}
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		sr, serr := sym.Check(ctx, p, bd)
+		cancel()
+		if serr != nil && program.KindOf(serr) != program.Timeout {
+			t.Errorf("seed %d: symbolic: %v", seed, serr)
+		}
+		if sr.Verdict == backend.Unknown {
+			continue
+		}
+		if (sr.Verdict == backend.Unsafe) != (xr.Status == interp.ViolationFound) {
+			t.Errorf("seed %d: symbolic BMC says %v, explicit search %v\n%s", seed, sr.Verdict, xr.Status, src)
+		}
+		if xr.Status == interp.ViolationFound {
+			if out, err := interp.Replay(p, xr.Run); err != nil || out.Status != interp.Violated {
+				t.Errorf("seed %d: the explicit violation does not replay: %v", seed, err)
+			}
+		}
+		compared[sr.Verdict.String()]++
+	}
+	t.Logf("verdicts compared over %d programs with non-zero domains: %v", n, compared)
+	if compared["SAFE"] < n/6 || compared["UNSAFE"] < n/6 {
+		t.Errorf("too few safe or unsafe verdicts compared (%v): the comparison is thin", compared)
+	}
+}

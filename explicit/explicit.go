@@ -51,17 +51,7 @@ type Options struct {
 	// a run.
 	Bytes      int
 	MaxThreads int
-	// TrustSafe lets the search answer Safe (and Beyond answer "every run
-	// explored"). Off in Defaults: the search misses a reachable violation
-	// on a program as small as
-	//   int a[800]; int top;
-	//   void *w(void *x) { for (int i = 0; i < 3; i++) { int t = top; a[t] = t + 1; top = t + 1; } return 0; }
-	//   main: spawn w; k = nondet; assume(k == 2); assert(a[k] != 3);   (no join)
-	// (TestExploreMissesViolation in interp, skipped until fixed), so its
-	// "no violation" cannot be a TRUE. Its violations are replayed runs
-	// and stay answers.
-	TrustSafe bool
-	Logger    hclog.Logger // nil: silent
+	Logger     hclog.Logger // nil: silent
 }
 
 // Defaults are the budgets both portfolios use.
@@ -107,10 +97,6 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
 	case interp.NoViolation:
 		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
-		if !opts.TrustSafe {
-			// see Options.TrustSafe: no answer, the other engine decides
-			return backend.Result{}, false
-		}
 		bounds.ThreadCap = xr.ThreadCap // stated when it cut a run
 		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Complete: xr.Complete, Bounds: bounds, Stats: st}, true
 	}
@@ -230,7 +216,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 			return backend.Result{Verdict: backend.Unsafe, Run: run, Bounds: bounds, Stats: st},
 				fmt.Sprintf("explicit-state search, loops unbounded, at most %d preemptions", k), true
 		case interp.NoViolation:
-			if xr.Complete && opts.TrustSafe {
+			if xr.Complete {
 				log.Debug("every run explored", "preemptions", k, "states", states)
 				return backend.Result{Verdict: backend.Safe, Proof: bounds.UnwindingAssertions, Complete: true, Bounds: bounds, Stats: st},
 					"explicit-state search, every run", true

@@ -33,13 +33,8 @@ func lower(t *testing.T, src string) *program.Program {
 
 func id(r backend.Result) backend.Result { return r }
 func known(r backend.Result) bool        { return r.Verdict != backend.Unknown }
-func fast() Options                      { o := trusted(); o.Delay = 0; return o }
-
-// trusted is Defaults with the search's Safe answers taken (these tests
-// check the race and the search's mechanics, not the search's known bug;
-// see Options.TrustSafe)
-func trusted() Options       { o := Defaults; o.TrustSafe = true; return o }
-func bounds() backend.Bounds { return backend.Bounds{Unwind: 3} }
+func fast() Options                      { o := Defaults; o.Delay = 0; return o }
+func bounds() backend.Bounds             { return backend.Bounds{Unwind: 3} }
 func never(ctx context.Context) (backend.Result, error) {
 	<-ctx.Done()
 	return backend.Result{Verdict: backend.Unknown, Reason: "cancelled"}, ctx.Err()
@@ -102,7 +97,7 @@ func TestAppliesLoopFree(t *testing.T) {
 // Beyond explores every run of a program whose loops end (a complete
 // answer) and finds a bug deeper than the bounds.
 func TestBeyond(t *testing.T) {
-	res, how, done := Beyond(context.Background(), lower(t, locked), backend.Bounds{Unwind: 1}, trusted())
+	res, how, done := Beyond(context.Background(), lower(t, locked), backend.Bounds{Unwind: 1}, Defaults)
 	if !done || res.Verdict != backend.Safe || !res.Complete || res.Proof {
 		t.Errorf("locked: %v complete %v proof %v (%s, done %v), want a complete Safe, no proof without unwinding assertions", res.Verdict, res.Complete, res.Proof, how, done)
 	}
@@ -110,13 +105,5 @@ func TestBeyond(t *testing.T) {
 	res, how, done = Beyond(context.Background(), deep, backend.Bounds{Unwind: 3}, Defaults)
 	if !done || res.Verdict != backend.Unsafe || res.Run == nil {
 		t.Errorf("deep: %v (%s, done %v), want Unsafe", res.Verdict, how, done)
-	}
-}
-
-// With Defaults the search's "no violation" is no answer (TrustSafe off):
-// the other engine decides.
-func TestDefaultsDoNotTrustSafe(t *testing.T) {
-	if res, done := Check(context.Background(), lower(t, locked), bounds(), Defaults); done {
-		t.Errorf("Defaults answered %v; want no answer", res.Verdict)
 	}
 }

@@ -420,9 +420,17 @@ type choiceSource struct {
 }
 
 func (c *choiceSource) next(t *program.Type) program.Value {
+	// the first run of a step has no choice vector yet: its draws take
+	// the first value of the domain, as the all-zero vector would (the
+	// odometer starts from there, so a value drawn outside the domain
+	// would replace dom[0], which would then never be tried)
 	var v int64
-	if c.n < len(c.choice) && c.dom != nil {
-		v = c.dom[c.choice[c.n]]
+	if len(c.dom) > 0 {
+		i := 0
+		if c.n < len(c.choice) {
+			i = c.choice[c.n]
+		}
+		v = c.dom[i]
 	}
 	c.n++
 	val := program.Value{Bits: v}
@@ -485,7 +493,8 @@ func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *prog
 			return moved, cycle, nil, fmt.Errorf("explore: %s draws %d values but has no domain", in.Label, src.n)
 		}
 		if len(choice) < src.n {
-			choice = make([]int, src.n)
+			// (extended, never reset: the odometer keeps its place)
+			choice = append(choice, make([]int, src.n-len(choice))...)
 		}
 		if res.blocked != "" {
 			if strings.HasPrefix(res.blocked, "unwinding bound") {

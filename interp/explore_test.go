@@ -407,25 +407,42 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); a
 	}
 }
 
-// TestExploreMissesViolation records a wrong "no violation" of Explore,
-// found on 2026-11-25: the thread writes a[0..2] = 1..3 and main, which
-// does not join, may read a[2] == 3 after it. The builtin BMC finds the
-// violation (backend/builtin TestVarIndexCap/cap_unsafe); Explore does not
-// (with or without private steps), so explicit.Defaults no longer trusts
-// its Safe answers (Options.TrustSafe). A part of the cause is fixed:
-// privacy.expr let a later sibling overwrite a false (a[k] was private).
-func TestExploreMissesViolation(t *testing.T) {
-	p := lowerC(t, "miss.c", `#include <pthread.h>
+// TestExploreDomainFirstValue: the search must try the first value of
+// every draw's domain. It drew 0 in a step's first run, where the choice
+// vector does not exist yet, and the odometer then started after dom[0]:
+// a domain {2} (from assume(k == 2)) was never tried, and the search
+// answered "no violation, complete" on this unsafe program (found on
+// 2026-11-24; the search's Safe answers were not trusted until the fix).
+func TestExploreDomainFirstValue(t *testing.T) {
+	cases := map[string]string{
+		"assume equal": `#include <pthread.h>
 #include <assert.h>
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 int a[800]; int top;
 void *w(void *x) { int i; for (i = 0; i < 3; i++) { int t = top; a[t] = t + 1; top = t + 1; } return 0; }
 int main() { pthread_t t1; pthread_create(&t1, 0, w, 0); int k = __VERIFIER_nondet_int();
-  __VERIFIER_assume(k == 2); assert(a[k] != 3); return 0; }`)
-	res, err := Explore(context.Background(), p, ExploreOptions{Unwind: 4})
-	if err == nil && res.Status == ViolationFound {
-		return // fixed: make explicit.Defaults trust Safe again
+  __VERIFIER_assume(k == 2); assert(a[k] != 3); return 0; }`,
+		// the compared-with-constants domain starts at the smallest gap
+		"compared": `#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main() { int k = __VERIFIER_nondet_int(); if (k < -5) assert(0); return 0; }`,
+		"range from one": `#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int a[3] = {7, 0, 0};
+int main() { int k = __VERIFIER_nondet_int(); __VERIFIER_assume(k >= 1 && k < 3); a[k] = 1; assert(a[1] == 0); return 0; }`,
 	}
-	t.Skipf("known bug: Explore answers %v (%v) on a program with a reachable violation; explicit.Defaults does not trust its Safe answers", res.Status, err)
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := lowerC(t, "first.c", src)
+			res, err := Explore(context.Background(), p, ExploreOptions{Unwind: 4})
+			if err != nil || res.Status != ViolationFound {
+				t.Fatalf("Explore: %v %+v, want a violation", err, res)
+			}
+			if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
+				t.Fatalf("the violation does not replay: %v", err)
+			}
+		})
+	}
 }

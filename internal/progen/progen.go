@@ -11,6 +11,11 @@
 // GenerateGuarded adds a global s that the program touches only while it
 // holds the mutex (and assertions inside locked regions), for tests of
 // reductions that rely on lock discipline.
+//
+// GenerateDomains adds nondet inputs whose possible values do not start at
+// zero (assume(v == 2), assume(v >= 1 && v < 4), a switch-like chain of
+// comparisons with constants) and a global array indexed by such inputs,
+// for tests of the explicit-state search's finite domains.
 package progen
 
 import (
@@ -32,8 +37,18 @@ func GenerateGuarded(seed int64) string {
 	return g.program()
 }
 
+// GenerateDomains returns the C text of the program for seed with the
+// statements of Generate and nondet inputs of non-zero-based domains (see
+// the package comment).
+func GenerateDomains(seed int64) string {
+	g := &gen{r: rand.New(rand.NewSource(seed)), domains: true}
+	return g.program()
+}
+
 type gen struct {
 	r       *rand.Rand
+	domains bool     // GenerateDomains: a[], ranged inputs
+	ranged  []string // locals known to lie in [0, 4)
 	b       strings.Builder
 	globals []string
 	locals  []string
@@ -70,12 +85,15 @@ func (g *gen) program() string {
 	if g.guarded {
 		g.p("int s = %d;", g.r.Intn(3))
 	}
+	if g.domains {
+		g.p("int a[4] = {%d, %d, %d, %d};", g.r.Intn(3), g.r.Intn(3), g.r.Intn(3), g.r.Intn(3))
+	}
 	g.p("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;")
 	nt := 2 + g.r.Intn(2)
 	for t := 0; t < nt; t++ {
 		g.p("void *t%d(void *arg) {", t)
 		g.depth++
-		g.locals = nil
+		g.locals, g.ranged = nil, nil
 		g.block(2 + g.r.Intn(4))
 		if g.r.Intn(3) == 0 {
 			g.p("assert(%s);", g.cond())
@@ -86,7 +104,7 @@ func (g *gen) program() string {
 	}
 	g.p("int main(void) {")
 	g.depth++
-	g.locals = nil
+	g.locals, g.ranged = nil, nil
 	for t := 0; t < nt; t++ {
 		g.p("pthread_t h%d;", t)
 	}
@@ -117,11 +135,11 @@ func (g *gen) block(n int) {
 // scoped emits n statements in a nested C block: locals declared there are
 // not used after it.
 func (g *gen) scoped(n int) {
-	saved := len(g.locals)
+	saved, savedR := len(g.locals), len(g.ranged)
 	g.depth++
 	g.block(n)
 	g.depth--
-	g.locals = g.locals[:saved]
+	g.locals, g.ranged = g.locals[:saved], g.ranged[:savedR]
 }
 
 func (g *gen) lvalue() string {
@@ -137,6 +155,9 @@ func (g *gen) lvalue() string {
 func (g *gen) atom() string {
 	if g.inLock(4) {
 		return "s"
+	}
+	if g.domains && len(g.ranged) > 0 && g.r.Intn(5) == 0 {
+		return "a[" + g.ranged[g.r.Intn(len(g.ranged))] + "]"
 	}
 	switch k := g.r.Intn(6); {
 	case k < 2:
@@ -172,6 +193,10 @@ func (g *gen) cond() string {
 func (g *gen) stmt() {
 	if g.guarded && g.locked == 0 && g.depth < 3 && g.r.Intn(3) == 0 {
 		g.lockedRegion()
+		return
+	}
+	if g.domains && g.r.Intn(3) == 0 {
+		g.domainStmt()
 		return
 	}
 	switch k := g.r.Intn(12); {
@@ -226,4 +251,35 @@ func (g *gen) lockedRegion() {
 	}
 	g.locked--
 	g.p("pthread_mutex_unlock(&m);")
+}
+
+// domainStmt emits an input of a domain that does not start at zero, a
+// switch-like chain on an input, or a store into a[] at a ranged input.
+func (g *gen) domainStmt() {
+	v := fmt.Sprintf("d%d", g.nlocal)
+	g.nlocal++
+	switch k := g.r.Intn(4); {
+	case k == 0:
+		c := 1 + g.r.Intn(3)
+		g.p("int %s = __VERIFIER_nondet_int();", v)
+		g.p("__VERIFIER_assume(%s == %d);", v, c)
+		g.locals = append(g.locals, v)
+		g.ranged = append(g.ranged, v)
+	case k == 1:
+		lo := 1 + g.r.Intn(2)
+		g.p("int %s = __VERIFIER_nondet_int();", v)
+		g.p("__VERIFIER_assume(%s >= %d && %s < 4);", v, lo, v)
+		g.locals = append(g.locals, v)
+		g.ranged = append(g.ranged, v)
+	case k == 2:
+		// read only in comparisons with constants
+		g.p("int %s = __VERIFIER_nondet_int();", v)
+		g.p("if (%s == %d) { %s = %s; } else if (%s < %d) { %s = %s; }", v, 2+g.r.Intn(5), g.lvalue(), g.atom(), v, -1-g.r.Intn(4), g.lvalue(), g.atom())
+	default:
+		if len(g.ranged) == 0 {
+			g.p("%s = %s;", g.lvalue(), g.expr())
+			return
+		}
+		g.p("a[%s] = %s;", g.ranged[g.r.Intn(len(g.ranged))], g.expr())
+	}
 }
