@@ -38,6 +38,11 @@
 // without another abstract check (it is a real run, replayed like any
 // other), and every core is a blocker.
 //
+// The loop is written once (level1); how an abstraction is checked, a
+// counterexample reconstructed and a spurious one excluded is a strategy
+// (strategy.go): the code-to-code monitor, its incremental form and the
+// paper's observer.
+//
 // Soundness (design.md §5): A over-approximates P (Lemma 1) and excluding a
 // label sequence that no run of P has keeps it so (Lemmas 2 and 3), so SAFE
 // for A' is SAFE for P under the same bounds; every UNSAFE is a run of the
@@ -58,12 +63,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
-	"cegpv.dev/cegpv/interp"
-	"cegpv.dev/cegpv/observer"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
-	"cegpv.dev/cegpv/refine"
-	"cegpv.dev/cegpv/slice"
 )
 
 // Options configure Verify.
@@ -109,7 +109,12 @@ type Options struct {
 	// NoDeepening runs the loop at the bounds only, without first looking
 	// for violations at smaller unwindings (see Verify).
 	NoDeepening bool
-	Logger      hclog.Logger
+	// Sanity runs program.Check on every program a pass of the loop
+	// produces (slice, refine, observer, reconstruct); a violated
+	// invariant ends the run with an internal error naming the pass (as
+	// the compiler's ssa checks after each pass). The tests run with it.
+	Sanity bool
+	Logger hclog.Logger
 }
 
 // Refinements are the accepted values of Options.Refinement.
@@ -349,20 +354,12 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 			name = "all"
 		}
 		v.sets = append(v.sets, KeptSet{Unwind: v.opts.Bounds.Unwind, Level: v.level, Heuristic: name, Of: len(g.Vars), Kept: v0})
-		var (
-			res  Result
-			done bool
-			err  error
-		)
-		if v.opts.Refinement == "observer" {
-			res, done, err = v.level1Observer(ctx, g, v0, full)
-		} else if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental && !full {
-			// (the last level is one check of the program: the backend's
-			// own, whose encoding has no instance keys to carry)
-			res, done, err = v.level1Incremental(ctx, inc, g, v0)
-		} else {
-			res, done, err = v.level1(ctx, g, v0, full)
+		s, err := v.strategy(ctx, g, v0, full)
+		if err != nil {
+			return Result{Kept: v0}, err
 		}
+		res, done, err := v.level1(ctx, s, full)
+		s.close()
 		if err != nil || done {
 			res.Kept = v0
 			return res, err
@@ -372,87 +369,7 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 	return Result{}, program.Errorf(program.Internal, "no abstraction level decided (the last level keeps every variable)")
 }
 
-// level1 runs the refinement loop for one kept set. done is false when the
-// iteration budget of the level ran out and the caller should widen.
-func (v *verifier) level1(ctx context.Context, g *depgraph.Graph, v0 []depgraph.Var, full bool) (Result, bool, error) {
-	p := v.work
-	a, _, err := slice.Abstract(p, g, v0)
-	if err != nil {
-		return Result{}, false, err
-	}
-	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
-	visible := reconstruct.SharedVisible(a)
-	var spurious [][]program.Label
-	for it := 0; it < v.opts.MaxIterations || full; it++ {
-		if res, stop, err := v.exhausted(ctx); stop {
-			return res, true, err
-		}
-		ar := a
-		var amap *refine.Map
-		if len(spurious) > 0 {
-			if ar, amap, err = refine.Exclude(a, visible, spurious); err != nil {
-				return Result{}, true, err
-			}
-		}
-		r, err := v.checkRefined(ctx, ar, it, len(v0))
-		if err != nil {
-			return r1(r), true, err
-		}
-		switch r.Verdict {
-		case backend.Safe:
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
-		case backend.Unknown:
-			if !full && ctx.Err() == nil {
-				// the abstraction is too coarse to decide (e.g. a possible invalid
-				// access through a sliced pointer): widen
-				v.log.Info("abstraction undecided, widening", "level", v.level, "reason", r.Reason)
-				return Result{}, false, nil
-			}
-			return r1(r), true, nil
-		}
-		runA := r.Run
-		// The visible label sequence in the order A′'s monitor accepted it
-		// (a deferred Call/Spawn/Return step may run after steps the monitor
-		// accepted later); spurious sequences are keyed by it.
-		var seq []program.Label
-		if amap != nil {
-			seq = amap.Visible(runA)
-			runA = amap.Run(runA)
-		} else {
-			seq = reconstruct.Project(runA, visible)
-		}
-		if full {
-			// A keeps every variable: its runs are runs of P.
-			res, err := v.confirm(runA, r)
-			return res, true, err
-		}
-		p1, m1, err := reconstruct.OrderOnlySeq(p, visible, seq)
-		if err != nil {
-			return Result{}, true, err
-		}
-		if res, done, err := v.checkReconstructed(ctx, p1, m1, it); done {
-			return res, true, err
-		}
-		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq))
-		spurious = append(spurious, seq)
-	}
-	return Result{}, false, nil
-}
-
 func r1(r backend.Result) Result { return Result{Result: r} }
-
-// checkRefined dumps and checks the refined abstraction ar of iteration it
-// (code-to-code loops) and records the iteration.
-func (v *verifier) checkRefined(ctx context.Context, ar *program.Program, it, kept int) (backend.Result, error) {
-	v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
-	it1 := Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: kept, Instrs: size(ar)}
-	r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
-	it1.BackendTime = r.Stats.Total
-	it1.AbstractTime = r.Stats.Total
-	it1.Abstract = verdictWord(r, err)
-	v.iters = append(v.iters, it1)
-	return r, err
-}
 
 // exhausted says whether the loop must stop before its next iteration: the
 // context is done (an error) or the check budget is spent (UNKNOWN with
@@ -463,30 +380,6 @@ func (v *verifier) exhausted(ctx context.Context) (Result, bool, error) {
 	}
 	if v.checks >= v.opts.MaxChecks {
 		return Result{Result: backend.Result{Reason: fmt.Sprintf("budget of %d backend checks exhausted", v.opts.MaxChecks)}}, true, nil
-	}
-	return Result{}, false, nil
-}
-
-// checkReconstructed checks the reconstructed program p1 of iteration it
-// (code-to-code loop). done is false when the counterexample is spurious;
-// otherwise the result is final: a confirmed UNSAFE (m1 maps p1's run back
-// to the original program), UNKNOWN, or an error (design.md §5 rule 3: a
-// failed reconstruction is UNKNOWN, never spurious).
-func (v *verifier) checkReconstructed(ctx context.Context, p1 *program.Program, m1 *reconstruct.Map, it int) (Result, bool, error) {
-	v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
-	s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
-	v.iters[len(v.iters)-1].Reconstruct = verdictWord(s, err)
-	v.iters[len(v.iters)-1].BackendTime += s.Stats.Total
-	v.iters[len(v.iters)-1].ReconstructTime = s.Stats.Total
-	if err != nil {
-		return r1(s), true, err
-	}
-	switch s.Verdict {
-	case backend.Unsafe:
-		res, err := v.confirm(m1.Run(s.Run), s)
-		return res, true, err
-	case backend.Unknown:
-		return r1(s), true, nil
 	}
 	return Result{}, false, nil
 }
@@ -516,7 +409,9 @@ func (v *verifier) check(ctx context.Context, q *program.Program, name string) (
 	}
 	v.log.Debug("backend check", "name", name, "verdict", r.Verdict.String(), "time", time.Since(start), "error", err)
 	if v.opts.Dump != "" && r.Log != "" {
-		os.WriteFile(filepath.Join(v.opts.Dump, name+".log"), []byte(r.Log), 0o644)
+		if err := os.WriteFile(v.dumpPath(name+".log"), []byte(r.Log), 0o644); err != nil {
+			v.log.Warn("dump", "file", name+".log", "error", err)
+		}
 	}
 	if err == nil && r.Verdict == backend.Unsafe && r.Run == nil {
 		err = program.Errorf(program.Internal, "backend %s reported a violation without a run", v.opts.Backend.Name())
@@ -561,6 +456,24 @@ func blockersText(seq []string, blks []backend.Blocker) string {
 	return b.String()
 }
 
+// sane checks q, the output of pass, when Options.Sanity is on.
+func (v *verifier) sane(pass string, q *program.Program) error {
+	if !v.opts.Sanity {
+		return nil
+	}
+	if err := program.Check(q); err != nil {
+		return program.Errorf(program.Internal, "sanity check after %s (unwind %d, level %d): %v", pass, v.opts.Bounds.Unwind, v.level, err)
+	}
+	return nil
+}
+
+// dumpPath is where the dump named name goes: every name carries the
+// unwinding of its run, so the deepening's runs and the run at the bounds
+// never overwrite each other's files (u1-L0-abstract.c, u5-L0-I2-refined.c).
+func (v *verifier) dumpPath(name string) string {
+	return filepath.Join(v.opts.Dump, fmt.Sprintf("u%d-%s", v.opts.Bounds.Unwind, name))
+}
+
 func (v *verifier) dumpText(name, text string) {
 	if v.opts.Dump == "" {
 		return
@@ -569,7 +482,7 @@ func (v *verifier) dumpText(name, text string) {
 		v.log.Warn("dump", "error", err)
 		return
 	}
-	if err := os.WriteFile(filepath.Join(v.opts.Dump, name), []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(v.dumpPath(name), []byte(text), 0o644); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
 }
@@ -582,7 +495,7 @@ func (v *verifier) dump(name string, q *program.Program) {
 		v.log.Warn("dump", "error", err)
 		return
 	}
-	f, err := os.Create(filepath.Join(v.opts.Dump, name))
+	f, err := os.Create(v.dumpPath(name))
 	if err != nil {
 		v.log.Warn("dump", "error", err)
 		return
@@ -591,205 +504,4 @@ func (v *verifier) dump(name string, q *program.Program) {
 	if _, err := program.Print(f, q); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
-}
-
-// level1Incremental is level1 on an incremental backend: the abstraction is
-// encoded once and spurious runs are excluded by constraints over its clocks;
-// the original program is encoded once (for all levels) and reconstruction is
-// a check of it under constraints forcing the visible order of the run.
-// It serves every level but the last, which level1 checks (one check of
-// the program).
-func (v *verifier) level1Incremental(ctx context.Context, inc backend.Incremental, g *depgraph.Graph, v0 []depgraph.Var) (Result, bool, error) {
-	p := v.work
-	a, _, err := slice.Abstract(p, g, v0)
-	if err != nil {
-		return Result{}, false, err
-	}
-	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
-	visible := reconstruct.SharedVisible(a)
-	ia, err := inc.Open(ctx, a, v.opts.Bounds)
-	if err != nil {
-		return Result{}, true, err
-	}
-	defer ia.Close()
-	seen := map[string]bool{} // visible sequences found spurious at this level
-	for it := 0; it < v.opts.MaxIterations; it++ {
-		if res, stop, err := v.exhausted(ctx); stop {
-			return res, true, err
-		}
-		it1 := Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: len(v0), Instrs: size(a)}
-		v.checks++
-		start := time.Now()
-		r, keys, err := ia.Check(ctx)
-		it1.BackendTime = time.Since(start)
-		it1.AbstractTime = it1.BackendTime
-		it1.Abstract = verdictWord(r, err)
-		v.iters = append(v.iters, it1)
-		if err == nil && r.Verdict == backend.Unsafe && (r.Run == nil || len(keys) != len(r.Run.Steps)) {
-			err = program.Errorf(program.Internal, "incremental backend returned a run without step keys")
-		}
-		if err != nil {
-			return r1(r), true, err
-		}
-		switch r.Verdict {
-		case backend.Safe:
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
-		case backend.Unknown:
-			if ctx.Err() == nil {
-				// the abstraction is too coarse to decide (e.g. a possible invalid
-				// access through a sliced pointer): widen
-				v.log.Info("abstraction undecided, widening", "level", v.level, "reason", r.Reason)
-				return Result{}, false, nil
-			}
-			return r1(r), true, nil
-		}
-		var seq []string
-		for i, st := range r.Run.Steps {
-			if visible[st.Label] {
-				if keys[i] == "" {
-					return Result{}, true, program.Errorf(program.Internal, "visible step %d (%s) has no key", i, st.Label)
-				}
-				seq = append(seq, keys[i])
-			}
-		}
-		key := strings.Join(seq, " ")
-		if seen[key] {
-			// the exclusion of the previous spurious run did not hold on it
-			return Result{}, true, program.Errorf(program.Internal, "refinement made no progress: the abstraction returned an excluded counterexample again")
-		}
-		seen[key] = true
-		if v.instP == nil {
-			if v.instP, err = inc.Open(ctx, p, v.opts.Bounds); err != nil {
-				return Result{}, true, err
-			}
-		}
-		v.checks++
-		start = time.Now()
-		s, blks, err := v.instP.CheckForced(ctx, visible, seq, v.opts.Relax)
-		last := &v.iters[len(v.iters)-1]
-		last.ReconstructTime = time.Since(start)
-		last.BackendTime += last.ReconstructTime
-		last.Reconstruct = verdictWord(s, err)
-		if err != nil {
-			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
-			return r1(s), true, err
-		}
-		switch s.Verdict {
-		case backend.Unsafe:
-			res, err := v.confirm(s.Run, s)
-			return res, true, err
-		case backend.Unknown:
-			return r1(s), true, nil
-		}
-		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", len(seq), "blockers", len(blks))
-		v.dumpText(fmt.Sprintf("L%d-I%d-blockers.txt", v.level, it), blockersText(seq, blks))
-		for _, b := range blks {
-			v.log.Trace("blocker", "atoms", b.String())
-			if err := ia.Exclude(b); err != nil {
-				return Result{}, true, err
-			}
-		}
-	}
-	return Result{}, false, nil
-}
-
-// level1Observer is level1 with the paper's pairing (design.md §1,
-// "Refinement"): a counterexample π of A is checked by the values-and-order
-// reconstruction (reconstruct.ValuesAndOrderSeq over the shared visible
-// labels: P1 follows π's order of shared steps and the values of the
-// replaced variables), and a spurious π is
-// removed from A by the observer/controller construction
-// (observer.Refine), which removes the runs of A that stay in the prefix
-// tree of the spurious runs and nothing else. When the values-and-order
-// reconstruction does not support π, the order-only one is used: it proves
-// more (no run of P has π's visible label sequence), so removing π stays
-// sound. When the observer cannot restore a node of the tree
-// (observer.Refine returns Unsupported), the level is given up and the kept
-// set widened.
-//
-// A SAFE answer after a refinement is bounded, never a proof: the threads
-// of A' resume in the middle of loops, so A' can be complete for the
-// unwinding bound where A is not.
-func (v *verifier) level1Observer(ctx context.Context, g *depgraph.Graph, v0 []depgraph.Var, full bool) (Result, bool, error) {
-	p := v.work
-	a, kept, err := slice.Abstract(p, g, v0)
-	if err != nil {
-		return Result{}, false, err
-	}
-	var keptNames []string
-	for _, k := range kept {
-		keptNames = append(keptNames, string(k))
-	}
-	v.dump(fmt.Sprintf("L%d-abstract.c", v.level), a)
-	// the tree of the observer is over every visible step of A; the
-	// reconstruction forces only the order of the shared ones, which
-	// proves more (every placement of the local steps) and is much easier
-	// for the backend
-	visible := reconstruct.Visible(a)
-	shared := reconstruct.SharedVisible(a)
-	var spurious []*program.Run
-	for it := 0; it < v.opts.MaxIterations || full; it++ {
-		if res, stop, err := v.exhausted(ctx); stop {
-			return res, true, err
-		}
-		ar := a
-		var amap *observer.Map
-		if len(spurious) > 0 {
-			if ar, amap, err = observer.Refine(a, visible, spurious); err != nil {
-				if program.KindOf(err) == program.Unsupported {
-					v.log.Info("observer refinement not possible at this level, widening", "level", v.level, "reason", err)
-					return Result{}, false, nil
-				}
-				return Result{}, true, err
-			}
-		}
-		r, err := v.checkRefined(ctx, ar, it, len(v0))
-		if err != nil && amap != nil && program.KindOf(err) == program.Unsupported {
-			// the backend cannot check the refined program (e.g. a thread
-			// resumed inside an atomic section); A itself it could
-			v.log.Info("backend cannot check the refined abstraction, widening", "level", v.level, "reason", err)
-			return Result{}, false, nil
-		}
-		if err != nil {
-			return r1(r), true, err
-		}
-		switch r.Verdict {
-		case backend.Safe:
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof && len(spurious) == 0, Complete: r.Complete && len(spurious) == 0, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
-		case backend.Unknown:
-			return r1(r), true, nil
-		}
-		runA := r.Run
-		if amap != nil {
-			runA = amap.Run(r.Run)
-		}
-		// the run of A, with every store recomputed (the values the
-		// reconstruction follows and the tree records)
-		out, err := interp.Replay(a, runA)
-		if err != nil {
-			return Result{}, true, program.Errorf(program.Internal, "counterexample of the refined abstraction does not map to a run of the abstraction: %v", err)
-		}
-		if out.Status != interp.Violated {
-			return Result{}, true, program.Errorf(program.Internal, "counterexample of the refined abstraction maps to a run of the abstraction without violation (%v)", out.Status)
-		}
-		runA = out.Run
-		if full {
-			res, err := v.confirm(runA, r)
-			return res, true, err
-		}
-		p1, m1, err := reconstruct.ValuesAndOrderSeq(p, shared, runA, keptNames)
-		if program.KindOf(err) == program.Unsupported {
-			v.log.Debug("values-and-order reconstruction not supported, order only", "reason", err)
-			p1, m1, err = reconstruct.OrderOnlySeq(p, shared, reconstruct.Project(runA, shared))
-		}
-		if err != nil {
-			return Result{}, true, err
-		}
-		if res, done, err := v.checkReconstructed(ctx, p1, m1, it); done {
-			return res, true, err
-		}
-		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "steps", len(runA.Steps))
-		spurious = append(spurious, runA)
-	}
-	return Result{}, false, nil
 }

@@ -33,7 +33,7 @@ func TestExplicitBeside(t *testing.T) {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}},
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}},
 				Mode: mode, Explicit: &eo, Beyond: -1})
 			cancel()
 			if got := map[backend.Verdict]string{backend.Safe: "safe", backend.Unsafe: "unsafe"}[rep.Verdict]; got != pr.Expect {
@@ -65,7 +65,7 @@ func (panicBackend) Check(context.Context, *program.Program, backend.Bounds) (ba
 func TestCheckContainsPanics(t *testing.T) {
 	p := lower(t, "x.c", []byte("#include <assert.h>\nint g;\nint main(void) { g = 1; assert(g == 1); return 0; }\n"))
 	for _, mode := range cegpv.Modes {
-		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: cegpv.Options{Backend: panicBackend{}, Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, NoExplicit: true})
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: panicBackend{}, Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, NoExplicit: true})
 		if rep.Verdict != backend.Unknown || program.KindOf(rep.Err) != program.Internal || !strings.Contains(rep.Reason, "panic at check_test.go:") {
 			t.Errorf("%s: %v %q (%v), want UNKNOWN: internal error: panic at check_test.go:…", mode, rep.Verdict, rep.Reason, rep.Err)
 		}

@@ -38,7 +38,7 @@ int main(int argc, char **argv) { int a = 0, b = 0; if (argc >= 2) { sscanf(argv
 			p := lower(t, tc.name+".c", []byte(src))
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			res, err := cegpv.Verify(ctx, p, cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}})
+			res, err := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}})
 			if err != nil {
 				t.Fatalf("verify: %v", err)
 			}

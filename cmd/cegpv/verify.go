@@ -46,6 +46,7 @@ type verifyFlags struct {
 	relax        int
 	refinement   string
 	noDeepen     bool
+	sanity       bool
 	explicit     bool
 	beyond       time.Duration
 	trace        string
@@ -80,6 +81,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	fs.StringVar(&v.trace, "trace", traceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
@@ -343,7 +345,7 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	}
 	return cegpv.CheckOptions{
 		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen,
-			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Logger: log},
+			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
 		Mode:       vf.mode,
 		Beyond:     beyond,
 		NoExplicit: !vf.explicit,

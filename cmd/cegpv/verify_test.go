@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
 		{only, "cegpv", exitUnknown, "(none avoids them within the bounds)"},
 	} {
 		var out, errb bytes.Buffer
-		code := run(context.Background(), []string{"verify", "--mode", tc.mode, "--unwind", "3", "--timeout", "60s", tc.file}, &out, &errb)
+		code := run(context.Background(), []string{"verify", "--sanity", "--mode", tc.mode, "--unwind", "3", "--timeout", "60s", tc.file}, &out, &errb)
 		name := filepath.Base(tc.file) + " " + tc.mode
 		if code != tc.code || !strings.Contains(out.String(), tc.out) {
 			t.Errorf("%s: exit %d, want %d, with %q; stdout:\n%s\nstderr:\n%s", name, code, tc.code, tc.out, out.String(), errb.String())
