@@ -202,6 +202,9 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 		if err != nil {
 			return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 		}
+		if err := sanityCheck(opts.Sanity, "the property's selection", w); err != nil {
+			return Result{Result: backend.Result{Reason: err.Error()}}, err
+		}
 		v.work = w
 	}
 	return v.loop(ctx)
@@ -458,11 +461,17 @@ func blockersText(seq []string, blks []backend.Blocker) string {
 
 // sane checks q, the output of pass, when Options.Sanity is on.
 func (v *verifier) sane(pass string, q *program.Program) error {
-	if !v.opts.Sanity {
+	return sanityCheck(v.opts.Sanity, fmt.Sprintf("%s (unwind %d, level %d)", pass, v.opts.Bounds.Unwind, v.level), q)
+}
+
+// sanityCheck is Options.Sanity: when on, program.Check on q, the output
+// of pass; a violated invariant is an internal error naming the pass.
+func sanityCheck(on bool, pass string, q *program.Program) error {
+	if !on {
 		return nil
 	}
 	if err := program.Check(q); err != nil {
-		return program.Errorf(program.Internal, "sanity check after %s (unwind %d, level %d): %v", pass, v.opts.Bounds.Unwind, v.level, err)
+		return program.Errorf(program.Internal, "sanity check after %s: %v", pass, err)
 	}
 	return nil
 }

@@ -169,6 +169,10 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	t0 := time.Now()
 	qSafe := false
 	if q, n := program.WithoutOpaque(p); n > 0 {
+		if err := sanityCheck(c.opts.Sanity, "cutting the opaque draws", q); err != nil {
+			rep.unknown(err)
+			return rep
+		}
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
 		qctx, cancel := backend.WithShare(ctx, 0.5)
 		r2 := c.newReport(p)

@@ -15,7 +15,7 @@ func TestSanityNamesThePass(t *testing.T) {
 	v := &verifier{opts: Options{Sanity: true}}
 	v.opts.Bounds.Unwind = 3
 	err := v.sane("refine", broken)
-	if program.KindOf(err) != program.Internal || !strings.Contains(err.Error(), "after refine (unwind 3, level 0)") || !strings.Contains(err.Error(), "no main function") {
+	if program.KindOf(err) != program.Internal || !strings.Contains(err.Error(), "sanity check after refine (unwind 3, level 0)") || !strings.Contains(err.Error(), "no main function") {
 		t.Errorf("sane: %v, want an internal error naming the pass and the violation", err)
 	}
 	v.opts.Sanity = false

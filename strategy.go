@@ -83,9 +83,9 @@ func (v *verifier) strategy(ctx context.Context, g *depgraph.Graph, v0 []depgrap
 		// reconstruction forces only the order of the shared ones, which
 		// proves more (every placement of the local steps) and is much
 		// easier for the backend
-		return &observerStrategy{v: v, a: a, kept: names, visible: reconstruct.Visible(a), shared: reconstruct.SharedVisible(a)}, nil
+		return &observerStrategy{v: v, a: a, kept: names, visible: program.Visible(a), shared: program.SharedVisible(a)}, nil
 	}
-	visible := reconstruct.SharedVisible(a)
+	visible := program.SharedVisible(a)
 	if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental && !full {
 		ia, err := inc.Open(ctx, a, v.opts.Bounds)
 		if err != nil {
@@ -217,7 +217,7 @@ func (m *monitor) check(ctx context.Context, it int) (backend.Result, *cex, erro
 	if amap != nil {
 		c.seq, c.run = amap.Visible(r.Run), amap.Run(r.Run)
 	} else {
-		c.seq = reconstruct.Project(r.Run, m.visible)
+		c.seq = program.Project(r.Run, m.visible)
 	}
 	return r, c, nil
 }
@@ -399,7 +399,7 @@ func (o *observerStrategy) reconstruct(ctx context.Context, c *cex, it int) (bac
 	p1, m1, err := reconstruct.ValuesAndOrderSeq(p, o.shared, c.run, o.kept)
 	if program.KindOf(err) == program.Unsupported {
 		o.v.log.Debug("values-and-order reconstruction not supported, order only", "reason", err)
-		p1, m1, err = reconstruct.OrderOnlySeq(p, o.shared, reconstruct.Project(c.run, o.shared))
+		p1, m1, err = reconstruct.OrderOnlySeq(p, o.shared, program.Project(c.run, o.shared))
 	}
 	if err != nil {
 		return backend.Result{}, err

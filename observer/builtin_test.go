@@ -12,7 +12,6 @@ import (
 	"cegpv.dev/cegpv/internal/lemmatest"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 	"cegpv.dev/cegpv/slice"
 )
 
@@ -68,7 +67,7 @@ func TestBuiltinExactRemoval(t *testing.T) {
 		all = append(all, out.Run)
 	}
 	be := builtin.New(builtin.Options{})
-	vis := reconstruct.Visible(a)
+	vis := program.Visible(a)
 	for n := 1; n <= len(all); n++ {
 		b, err := refine(a, vis, all[:n])
 		if err != nil {

@@ -5,7 +5,7 @@
 // "Refinement").
 //
 // Refine(A, visible, R) returns a program A' and a Map. A is an abstraction
-// (slice.Abstract), visible its visible labels (reconstruct.Visible: every
+// (slice.Abstract), visible its visible labels (program.Visible: every
 // other label is a Skip left by slicing), and R the spurious runs of A
 // found so far, each with the values of the kept variables at every step.
 // A' behaves like A except that the runs of R can no longer happen: every

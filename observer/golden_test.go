@@ -14,7 +14,6 @@ import (
 	"cegpv.dev/cegpv/internal/lemmatest"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 	"cegpv.dev/cegpv/slice"
 )
 
@@ -39,7 +38,7 @@ func TestMain(m *testing.M) {
 //	          comment line
 //
 // and the expected outputs: show (program.Show of A' = Refine(A,
-// reconstruct.Visible(A), runs)) and print.c (program.Print of A'), or
+// program.Visible(A), runs)) and print.c (program.Print of A'), or
 // error. Regenerate with -update. A' is also checked (program.Check),
 // compiled with gcc -fsyntax-only and lowered again, and every run of R is
 // checked to stay in the tree while a random run of A' that gets past its
@@ -89,7 +88,7 @@ func golden(t *testing.T, file string) {
 		t.Fatal("no run section")
 	}
 	got := map[string]string{}
-	b, err := refine(a, reconstruct.Visible(a), R)
+	b, err := refine(a, program.Visible(a), R)
 	if err != nil {
 		got["error"] = err.Error() + "\n"
 	} else {

@@ -11,7 +11,6 @@ import (
 	"cegpv.dev/cegpv/internal/lemmatest"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 )
 
 // The Lemma 3 tests take, for programs of testdata/progs and the programs
@@ -326,7 +325,7 @@ func lemma3(t *testing.T, mutate func(*builder), report bool, stride int) (sound
 		if i%stride != 0 {
 			continue
 		}
-		vis := reconstruct.Visible(c.ab.A)
+		vis := program.Visible(c.ab.A)
 		b, err := refine(c.ab.A, vis, c.R)
 		if program.KindOf(err) == program.Unsupported {
 			n.unsupported++

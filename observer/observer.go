@@ -13,7 +13,7 @@ import (
 // Refine returns A' = a minus the runs of a that stay inside the prefix
 // tree G_R of the spurious runs (see the package documentation), and the
 // Map from runs of A' back to runs of a. visible is the visible set of the
-// abstraction (reconstruct.Visible): every other label must be a Skip.
+// abstraction (program.Visible): every other label must be a Skip.
 // spurious are runs of a (they are replayed on a; the values they store are
 // recomputed). a is not modified.
 //
@@ -35,7 +35,7 @@ func refine(a *program.Program, visible map[program.Label]bool, spurious []*prog
 	for _, f := range a.Funcs {
 		for _, in := range f.Body {
 			if !visible[in.Label] && in.Op != program.OpSkip {
-				return nil, program.Errorf(program.Unsupported, "observer: invisible label %s is not a skip (use reconstruct.Visible)", in.Label)
+				return nil, program.Errorf(program.Unsupported, "observer: invisible label %s is not a skip (use program.Visible)", in.Label)
 			}
 		}
 	}

@@ -125,6 +125,9 @@ func (c *checker) instr(f *Func, in *Instr) {
 			c.errorf("%s is not an lvalue", ExprString(e))
 		}
 	}
+	if in.Sliced && in.Op != OpSkip {
+		c.errorf("%s marked Sliced (only a Skip can be)", in.Op)
+	}
 	switch in.Op {
 	case OpSkip, OpAtomicBegin, OpAtomicEnd, OpExit:
 	case OpAssign:

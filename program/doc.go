@@ -26,6 +26,10 @@
 //     differ; the result has the type of the left operand.
 //   - Expressions are pure: calls, allocation and thread operations are
 //     instructions. The only choice inside an expression is Nondet.
+//   - Only a Skip is marked Sliced (slice.Abstract's replacement of an
+//     instruction that touches only sliced variables); Visible and
+//     SharedVisible, the step sets every stage of the loop agrees on, are
+//     defined by that mark, never by a message.
 //
 // # Semantics
 //

@@ -77,7 +77,11 @@ type Instr struct {
 	Var     string  // Decl: the local's name
 	Prop    string  // Assert: property id, e.g. "main.assertion.1" or "thread3.error.1"
 	Msg     string  // Assert: what the property says, for reports; any: a comment
-	Pos     Pos
+	// Sliced marks a Skip that slice.Abstract left in place of an
+	// instruction touching only sliced variables: its steps are invisible
+	// (see Visible). Only Skips carry it.
+	Sliced bool
+	Pos    Pos
 }
 
 // Operands returns the instruction's expression operands in the order in

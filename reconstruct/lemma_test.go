@@ -123,7 +123,7 @@ func soundness(p, p1 *program.Program, m *Map, vis map[program.Label]bool, pi []
 	// inside the monitor's section (a join, an assume), which ends the run;
 	// or the last AtomicBegin ran and its check (inside the section it
 	// opened) blocked.
-	a, b := inSection(m, Project(r, vis)), inSection(m, acc)
+	a, b := inSection(m, program.Project(r, vis)), inSection(m, acc)
 	okEnd := len(b) == len(a)+1 && isPrefix(a, b) ||
 		len(a) == len(b)+1 && isPrefix(b, a) && m.shape[a[len(a)-1]] == afterBegin
 	if !equal(a, b) && !okEnd {
@@ -169,7 +169,7 @@ func orderOnly(p, a *program.Program, r *program.Run, _ []string) (*program.Prog
 // failures of (a) and (b) and of complete P1 runs; mutate, when set, breaks
 // P1 before the checks.
 func lemma2(t *testing.T, build builder, mutate func(p1 *program.Program, pi []program.Label), report bool) (failA, failB, complete, total int) {
-	return lemma2Vis(t, Visible, build, mutate, report)
+	return lemma2Vis(t, program.Visible, build, mutate, report)
 }
 
 // lemma2Vis is lemma2 for a reconstruction that forces the order of the
@@ -196,7 +196,7 @@ func lemma2Vis(t *testing.T, visibleOf func(*program.Program) map[program.Label]
 				if out.Status == interp.Errored || out.Status == interp.StepLimit {
 					continue
 				}
-				pi := Project(r, vis)
+				pi := program.Project(r, vis)
 				p1, m, err := build(p, ab.A, r, kept)
 				if err != nil {
 					if program.KindOf(err) == program.Unsupported {
@@ -262,8 +262,8 @@ func TestLemma2OrderOnlyMutants(t *testing.T) {
 	}
 	// forcing the sequence with its last two distinct labels swapped
 	swapped := func(p, a *program.Program, r *program.Run, _ []string) (*program.Program, *Map, error) {
-		vis := Visible(a)
-		pi := Project(r, vis)
+		vis := program.Visible(a)
+		pi := program.Project(r, vis)
 		for i := len(pi) - 1; i > 0; i-- {
 			if pi[i] != pi[i-1] {
 				pi[i], pi[i-1] = pi[i-1], pi[i]
@@ -310,9 +310,9 @@ func TestLemma2ValuesAndOrderMutant(t *testing.T) {
 // observer refinement).
 func TestLemma2ValuesAndOrderShared(t *testing.T) {
 	shared := func(p, a *program.Program, r *program.Run, kept []string) (*program.Program, *Map, error) {
-		return ValuesAndOrderSeq(p, SharedVisible(a), r, kept)
+		return ValuesAndOrderSeq(p, program.SharedVisible(a), r, kept)
 	}
-	_, _, complete, total := lemma2Vis(t, SharedVisible, shared, nil, true)
+	_, _, complete, total := lemma2Vis(t, program.SharedVisible, shared, nil, true)
 	t.Logf("%d of %d random runs of P1 followed all of π", complete, total)
 	if complete == 0 {
 		t.Errorf("no random run of P1 followed π to its end: the soundness check is vacuous")
@@ -326,7 +326,7 @@ func TestLemma2ValuesAndOrderShared(t *testing.T) {
 			}
 		}
 	}
-	if _, failB, _, _ := lemma2Vis(t, SharedVisible, shared, loose, false); failB == 0 {
+	if _, failB, _, _ := lemma2Vis(t, program.SharedVisible, shared, loose, false); failB == 0 {
 		t.Errorf("unconstrained value tables were not caught by the soundness check")
 	}
 }

@@ -21,8 +21,8 @@ func OrderOnly(p, a *program.Program, run *program.Run) (*program.Program, *Map,
 	if err := sameLabels(p, a); err != nil {
 		return nil, nil, err
 	}
-	vis := Visible(a)
-	return OrderOnlySeq(p, vis, Project(run, vis))
+	vis := program.Visible(a)
+	return OrderOnlySeq(p, vis, program.Project(run, vis))
 }
 
 // OrderOnlySeq builds P1 = p plus a monitor that forces the label sequence

@@ -51,20 +51,20 @@ func ValuesAndOrder(p, a *program.Program, run *program.Run, kept []string) (*pr
 	if err := sameLabels(p, a); err != nil {
 		return nil, nil, err
 	}
-	return ValuesAndOrderSeq(p, Visible(a), run, kept)
+	return ValuesAndOrderSeq(p, program.Visible(a), run, kept)
 }
 
 // ValuesAndOrderSeq is ValuesAndOrder with the visible set given: P1
 // forces the order of π's steps at the labels of visible (and the values
 // of the replaced variables). visible must contain every label whose
-// instruction reads or writes a kept global (SharedVisible(a) does, and
-// so does Visible(a)); any such set is sound, as for OrderOnlySeq: P1
+// instruction reads or writes a kept global (program.SharedVisible(a) does, and
+// so does program.Visible(a)); any such set is sound, as for OrderOnlySeq: P1
 // contains every run of p whose projection onto the set is π's and whose
 // replaced variables take π's values. A smaller set makes P1 cover more
 // runs of p (every placement of the steps outside the set), which often
 // makes it easier for a backend.
 func ValuesAndOrderSeq(p *program.Program, vis map[program.Label]bool, run *program.Run, kept []string) (*program.Program, *Map, error) {
-	seq := Project(run, vis)
+	seq := program.Project(run, vis)
 	repl := replaceable(p, kept)
 	// values of the replaced variables before each visible step
 	cur := map[string]program.Value{}

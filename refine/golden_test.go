@@ -9,7 +9,6 @@ import (
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/internal/lemmatest"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 	"cegpv.dev/cegpv/slice"
 )
 
@@ -22,7 +21,7 @@ import (
 //	          labels separated by white space; '#' starts a comment line
 //
 // and the expected outputs: show and print.c of A' = Exclude(A,
-// Visible(A), spurious), or error. Regenerate with -update. A' is also
+// program.Visible(A), spurious), or error. Regenerate with -update. A' is also
 // checked, compiled with gcc -fsyntax-only and lowered again.
 func TestGolden(t *testing.T) { lemmatest.Goldens(t, "refine", golden) }
 
@@ -60,7 +59,7 @@ func golden(t *testing.T, file string) {
 		R = append(R, seq)
 	}
 	got := map[string]string{}
-	ap, _, err := Exclude(a, reconstruct.Visible(a), R)
+	ap, _, err := Exclude(a, program.Visible(a), R)
 	if err != nil {
 		got["error"] = err.Error() + "\n"
 	} else {

@@ -9,7 +9,6 @@ import (
 
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 )
 
 // The Lemma 3 tests take, for every program of testdata/progs and a few
@@ -57,7 +56,7 @@ func spuriousSet(t *testing.T, a *program.Program, vis map[program.Label]bool) (
 		if err != nil {
 			t.Fatal(err)
 		}
-		seq := reconstruct.Project(out.Run, vis)
+		seq := program.Project(out.Run, vis)
 		if out.Status == interp.Violated {
 			addSeq(seq)
 			continue
@@ -94,7 +93,7 @@ func lemma3(t *testing.T, build func(a *program.Program, vis map[program.Label]b
 		p := lower(t, name, src)
 		for _, ab := range abstractions(t, p) {
 			a := ab.A
-			vis := reconstruct.Visible(a)
+			vis := program.Visible(a)
 			R, inR := spuriousSet(t, a, vis)
 			if len(R) == 0 {
 				continue
@@ -134,14 +133,14 @@ func lemma3(t *testing.T, build func(a *program.Program, vis map[program.Label]b
 						fail(&res.sound, "%s %s seed %d: violation of A' along an excluded sequence %s", name, ab.Name, seed, key(acc))
 					}
 				}
-				x, y := inSection(m, reconstruct.Project(r, vis)), inSection(m, acc)
+				x, y := inSection(m, program.Project(r, vis)), inSection(m, acc)
 				if !(key(x) == key(y) || len(y) == len(x)+1 && strings.HasPrefix(key(y), key(x))) {
 					fail(&res.sound, "%s %s seed %d: mapped order %s differs from the accepted order %s", name, ab.Name, seed, key(x), key(y))
 				}
 			}
 			// exclusion and completeness, on runs of A
 			check := func(r *program.Run, seed int64) {
-				seq := reconstruct.Project(r, vis)
+				seq := program.Project(r, vis)
 				lr := m.Lift(r)
 				o, err := interp.Replay(ap, lr)
 				if r.Violated != "" && inR[key(seq)] {

@@ -254,7 +254,7 @@ func anyIndex(t *program.Type, n int64) program.Expr {
 }
 
 func toSkip(in *program.Instr, why string) {
-	*in = program.Instr{Label: in.Label, Op: program.OpSkip, Pos: in.Pos, Msg: why}
+	*in = program.Instr{Label: in.Label, Op: program.OpSkip, Pos: in.Pos, Msg: why, Sliced: true}
 }
 
 func (s *slicer) instr(in *program.Instr) error {

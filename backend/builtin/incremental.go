@@ -130,7 +130,6 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 )
 
 var _ backend.Incremental = (*builtinBackend)(nil)
@@ -150,7 +149,7 @@ type instHooks struct {
 }
 
 func newInstHooks(p *program.Program) *instHooks {
-	h := &instHooks{ownBlock: reconstruct.SharedVisible(p), fkey: map[*frame]string{}, tkey: map[*thread]string{},
+	h := &instHooks{ownBlock: program.SharedVisible(p), fkey: map[*frame]string{}, tkey: map[*thread]string{},
 		key: map[*stepRec]string{}, byKey: map[string]*stepRec{}, labels: map[program.Label]*program.Instr{}}
 	for _, f := range p.Funcs {
 		for _, in := range f.Body {

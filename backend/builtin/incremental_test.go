@@ -17,7 +17,6 @@ import (
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 	"cegpv.dev/cegpv/slice"
 )
 
@@ -270,7 +269,7 @@ func TestCheckForced(t *testing.T) {
 			// the uncollapsed encodings (a collapsed lock region is a
 			// reduction, complete for violations but not for sequences).
 			fp, fa := openUnreduced(t, p, b), openUnreduced(t, a, b)
-			visible := reconstruct.SharedVisible(a)
+			visible := program.SharedVisible(a)
 			var runs []*program.Run
 			r, keys, err := ip.Check(ctx)
 			if err != nil || r.Verdict != backend.Unsafe {
@@ -376,7 +375,7 @@ func TestExclude(t *testing.T) {
 	ctx := context.Background()
 	p := lower(t, "one", oneSeq)
 	in := openInst(t, p, backend.Bounds{Unwind: 2})
-	visible := reconstruct.SharedVisible(p)
+	visible := program.SharedVisible(p)
 	r, keys, err := in.Check(ctx)
 	if err != nil || r.Verdict != backend.Unsafe {
 		t.Fatalf("check: %v %v", r.Verdict, err)
@@ -394,7 +393,7 @@ func TestExclude(t *testing.T) {
 
 	p = lower(t, "many", manySeq)
 	in = openInst(t, p, backend.Bounds{Unwind: 2})
-	visible = reconstruct.SharedVisible(p)
+	visible = program.SharedVisible(p)
 	seen := map[string]bool{}
 	for i := 0; ; i++ {
 		if i > 200 {
@@ -502,7 +501,7 @@ func TestInstanceReductions(t *testing.T) {
 			if err != nil || r.Verdict != backend.Unsafe {
 				t.Fatalf("check: %v %v", r.Verdict, err)
 			}
-			visible := reconstruct.SharedVisible(p)
+			visible := program.SharedVisible(p)
 			seq := visibleSeq(r.Run, keys, visible)
 			r, _, err = in.CheckForced(ctx, visible, seq, 0)
 			if err != nil || r.Verdict != backend.Unsafe {
@@ -551,7 +550,7 @@ func TestBlockersKeepRealRuns(t *testing.T) {
 		t.Run(tk.name, func(t *testing.T) {
 			p := tk.p
 			a := abstraction(t, p)
-			visible := reconstruct.SharedVisible(a)
+			visible := program.SharedVisible(a)
 			var real [][]string // visible-free keys of real violating runs
 			if r := check(t, p, tk.b); r.Verdict == backend.Unsafe {
 				keys, err := runKeys(p, r.Run)

@@ -10,7 +10,6 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/reconstruct"
 )
 
 // labelWhere returns the label of the first instruction of f satisfying ok.
@@ -261,7 +260,7 @@ int main(int argc, char *argv[]) {
 		t.Fatalf("check: %v %v", r.Verdict, err)
 	}
 	replays(t, p, r)
-	visible := reconstruct.SharedVisible(p)
+	visible := program.SharedVisible(p)
 	r, _, err = in.CheckForced(ctx, visible, visibleSeq(r.Run, keys, visible), 0)
 	if err != nil || r.Verdict != backend.Unsafe {
 		t.Fatalf("forcing the run's own sequence: %v %v", r.Verdict, err)

@@ -1,22 +1,21 @@
-package reconstruct
+package program
 
-import (
-	"strings"
-
-	"cegpv.dev/cegpv/program"
-)
+// Visibility of the steps of an abstraction (design.md §3): the labels
+// whose order reconstruction forces and refinement excludes. Defined on
+// the model, next to Instr.Sliced, so that every stage (reconstruct,
+// refine, observer, the controller) and the backends' incremental
+// encodings agree on it without importing each other.
 
 // Visible returns the visible labels of the abstraction a: every label whose
 // instruction is not a Skip produced by slicing (slice.Abstract turns the
-// instructions that only touch sliced variables into Skip with a Msg that
-// starts with "sliced"). The visible projection of a run of a is the
+// instructions that only touch sliced variables into Skips marked Sliced). The visible projection of a run of a is the
 // subsequence of its steps at visible labels; reconstruction forces its label
 // sequence and refinement excludes it.
-func Visible(a *program.Program) map[program.Label]bool {
-	vis := map[program.Label]bool{}
+func Visible(a *Program) map[Label]bool {
+	vis := map[Label]bool{}
 	for _, f := range a.Funcs {
 		for _, in := range f.Body {
-			if !IsSliced(in) {
+			if !in.Sliced {
 				vis[in.Label] = true
 			}
 		}
@@ -24,14 +23,9 @@ func Visible(a *program.Program) map[program.Label]bool {
 	return vis
 }
 
-// IsSliced reports whether in is a Skip produced by slicing.
-func IsSliced(in *program.Instr) bool {
-	return in.Op == program.OpSkip && strings.HasPrefix(in.Msg, "sliced")
-}
-
 // Project returns the labels of the steps of run at visible labels, in order.
-func Project(run *program.Run, visible map[program.Label]bool) []program.Label {
-	var out []program.Label
+func Project(run *Run, visible map[Label]bool) []Label {
+	var out []Label
 	for _, s := range run.Steps {
 		if visible[s.Label] {
 			out = append(out, s.Label)
@@ -53,31 +47,31 @@ func Project(run *program.Run, visible map[program.Label]bool) []program.Label {
 // refinement (refine.Exclude) use the same one: P1 contains every run of P
 // whose projection onto the set is the sequence, and exclusion removes
 // exactly the abstract runs with that projection.
-func SharedVisible(a *program.Program) map[program.Label]bool {
-	vis := map[program.Label]bool{}
+func SharedVisible(a *Program) map[Label]bool {
+	vis := map[Label]bool{}
 	for _, f := range a.Funcs {
 		addr := map[string]bool{}
-		for _, v := range append(append([]*program.Var(nil), f.Params...), f.Locals...) {
+		for _, v := range append(append([]*Var(nil), f.Params...), f.Locals...) {
 			addr[v.Name] = v.AddrTaken
 		}
 		for _, in := range f.Body {
-			if IsSliced(in) {
+			if in.Sliced {
 				continue
 			}
 			switch in.Op {
-			case program.OpAssert, program.OpLock, program.OpUnlock, program.OpSpawn, program.OpJoin:
+			case OpAssert, OpLock, OpUnlock, OpSpawn, OpJoin:
 				vis[in.Label] = true
 				continue
 			}
 			shared := false
 			for _, e := range in.Operands() {
-				program.Walk(e, func(x program.Expr) bool {
+				Walk(e, func(x Expr) bool {
 					switch x := x.(type) {
-					case *program.Ref:
+					case *Ref:
 						if !x.Local || addr[x.Name] {
 							shared = true
 						}
-					case *program.Deref:
+					case *Deref:
 						shared = true
 					}
 					return !shared
