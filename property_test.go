@@ -2,6 +2,7 @@ package cegpv_test
 
 import (
 	"context"
+	"flag"
 	"testing"
 	"time"
 
@@ -12,6 +13,18 @@ import (
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
+
+// seeds overrides the number of generated programs of the property tests
+// (go test -run Programs -seeds 500 . for a long hunt; 0: the defaults).
+var seeds = flag.Int("seeds", 0, "generated programs per property test (0: the default)")
+
+// nSeeds is n, or -seeds when given.
+func nSeeds(n int) int {
+	if *seeds > 0 {
+		return *seeds
+	}
+	return n
+}
 
 // TestRandomPrograms compares, on generated concurrent programs, three
 // independent judges: random concrete simulation (its violations are real),
@@ -36,7 +49,7 @@ func TestRandomPrograms(t *testing.T) {
 	counts := map[string]int{}
 	explored := 0
 	internal := 0
-	for seed := int64(1); seed <= int64(n); seed++ {
+	for seed := int64(1); seed <= int64(nSeeds(n)); seed++ {
 		src := progen.Generate(seed)
 		p, err := lowerSrc(src)
 		if err != nil {
@@ -127,7 +140,7 @@ func TestGuardedPrograms(t *testing.T) {
 	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	compared := map[string]int{}
-	for seed := int64(1); seed <= int64(n); seed++ {
+	for seed := int64(1); seed <= int64(nSeeds(n)); seed++ {
 		src := progen.GenerateGuarded(seed)
 		p, err := lowerSrc(src)
 		if err != nil {
@@ -182,7 +195,7 @@ func TestDomainPrograms(t *testing.T) {
 	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	compared := map[string]int{}
-	for seed := int64(1); seed <= int64(n); seed++ {
+	for seed := int64(1); seed <= int64(nSeeds(n)); seed++ {
 		src := progen.GenerateDomains(seed)
 		p, err := lowerSrc(src)
 		if err != nil {
