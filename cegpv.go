@@ -63,6 +63,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -109,6 +110,15 @@ type Options struct {
 	// NoDeepening runs the loop at the bounds only, without first looking
 	// for violations at smaller unwindings (see Verify).
 	NoDeepening bool
+	// Search, when set, races the explicit-state search (package
+	// explicit, loop-free programs included) beside every check of a
+	// reconstructed program by the code-to-code strategies (the monitor
+	// on a backend that is not incremental, such as ESBMC or CBMC, and
+	// the observer): a program forced to follow a counterexample's order
+	// has few interleavings, which the search runs through in seconds
+	// where an encoding or an interleaving-exploring checker can take
+	// minutes (docs/bench/esbmc-wmm). Check sets it unless NoExplicit.
+	Search *explicit.Options
 	// Sanity runs program.Check on every program a pass of the loop
 	// produces (slice, refine, observer, reconstruct); a violated
 	// invariant ends the run with an internal error naming the pass (as

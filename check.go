@@ -219,6 +219,10 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 		}
 		vo := c.opts.Options
 		vo.Logger = c.log.Named("cegpv")
+		if !c.opts.NoExplicit && vo.Search == nil {
+			eo := c.explicitOptions()
+			vo.Search = &eo
+		}
 		cr, err := Verify(ctx, q, vo)
 		return answer{cr.Result, &cr}, err
 	}

@@ -2,6 +2,7 @@ package cegpv_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"testing"
 	"time"
@@ -9,10 +10,13 @@ import (
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/internal/progen"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
+
+var errSkipped = errors.New("skipped")
 
 // seeds overrides the number of generated programs of the property tests
 // (go test -run Programs -seeds 500 . for a long hunt; 0: the defaults).
@@ -68,6 +72,25 @@ func TestRandomPrograms(t *testing.T) {
 		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
 		res, cerr := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: be, Bounds: bd})
 		cancel()
+		// the code-to-code loop, its reconstructions raced by the
+		// explicit-state search (as with an external backend), on every
+		// other program
+		var c2c cegpv.Result
+		c2cErr := errSkipped
+		if seed%2 == 0 {
+			search := explicit.Defaults
+			ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+			c2c, c2cErr = cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &search})
+			cancel()
+		}
+		if c2cErr == nil && plain.Verdict != backend.Unknown && c2c.Verdict != backend.Unknown && plain.Verdict != c2c.Verdict {
+			t.Errorf("seed %d: plain %v, code-to-code cegpv with the search %v\n%s", seed, plain.Verdict, c2c.Verdict, src)
+		}
+		if c2c.Verdict == backend.Unsafe {
+			if out, err := interp.Replay(p, c2c.Run); err != nil || out.Status != interp.Violated {
+				t.Errorf("seed %d: the code-to-code UNSAFE run does not replay: %v", seed, err)
+			}
+		}
 		for _, e := range []error{perr, cerr} {
 			switch program.KindOf(e) {
 			case 0, program.Timeout:

@@ -9,6 +9,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/observer"
 	"cegpv.dev/cegpv/program"
@@ -172,11 +173,27 @@ func (v *verifier) checkReconstructed(ctx context.Context, p1 *program.Program, 
 		return backend.Result{}, err
 	}
 	v.dump(fmt.Sprintf("L%d-I%d-reconstructed.c", v.level, it), p1)
-	s, err := v.check(ctx, p1, fmt.Sprintf("L%d-I%d-reconstruct", v.level, it))
+	name := fmt.Sprintf("L%d-I%d-reconstruct", v.level, it)
+	check := func(ctx context.Context) (backend.Result, error) { return v.check(ctx, p1, name) }
+	var s backend.Result
+	var err error
+	start := time.Now()
+	if so := v.opts.Search; so != nil {
+		// (see Options.Search) the search starts at once: the forced
+		// program is what it is best at
+		eo := *so
+		eo.LoopFree, eo.Delay = true, 0
+		eo.Logger = v.log.Named("explicit")
+		s, err = explicit.Race(ctx, p1, v.opts.Bounds, eo, check,
+			func(r backend.Result) backend.Result { return r },
+			func(r backend.Result) bool { return r.Verdict != backend.Unknown })
+	} else {
+		s, err = check(ctx)
+	}
 	last := &v.iters[len(v.iters)-1]
 	last.Reconstruct = verdictWord(s, err)
-	last.BackendTime += s.Stats.Total
-	last.ReconstructTime = s.Stats.Total
+	last.ReconstructTime = time.Since(start) // (the backend's or the search's)
+	last.BackendTime += last.ReconstructTime
 	if err == nil && s.Verdict == backend.Unsafe {
 		s.Run = m1.Run(s.Run)
 	}

@@ -51,6 +51,12 @@ type Options struct {
 	// a run.
 	Bytes      int
 	MaxThreads int
+	// LoopFree runs the search on loop-free programs too (Applies asks
+	// for loops): for programs with few interleavings, such as a
+	// reconstruction that forces the order of a counterexample's shared
+	// steps, where it answers in seconds what an encoding or an external
+	// checker takes minutes for.
+	LoopFree bool
 	Logger     hclog.Logger // nil: silent
 }
 
@@ -60,6 +66,11 @@ var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second
 // Applies reports whether the search runs on p (see the package comment).
 func Applies(p *program.Program) bool {
 	return p.Bounded() && interp.Explorable(p) == nil
+}
+
+// applies is Applies under opts (LoopFree).
+func applies(p *program.Program, opts Options) bool {
+	return (opts.LoopFree || p.Bounded()) && interp.Explorable(p) == nil
 }
 
 // Check runs the search on p within bounds; done is false when it gave up.
@@ -111,7 +122,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 // the search's answer into a T (an answer it makes unknown counts as none).
 func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options,
 	primary func(context.Context) (T, error), wrap func(backend.Result) T, known func(T) bool) (T, error) {
-	if !Applies(p) {
+	if !applies(p, opts) {
 		return primary(ctx)
 	}
 	type answer struct {
