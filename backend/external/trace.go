@@ -90,8 +90,13 @@ func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program
 			first = err
 		}
 	}
-	return nil, program.Errorf(program.BadOutput, "%s: its counterexample cannot be followed on the program: %v", tool, first)
+	return nil, program.Errorf(program.BadOutput, "%s: its counterexample cannot be followed on the program: %w: %v", tool, ErrUnfollowable, first)
 }
+
+// ErrUnfollowable is in the error of MapTrace when the trace does not
+// lead to the violation on the program (CBMC 5.4, for one, prints no step
+// of a thread other than main).
+var ErrUnfollowable = errors.New("the trace does not lead to the violation")
 
 type ndVal struct {
 	line, k int
