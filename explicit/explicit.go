@@ -57,7 +57,7 @@ type Options struct {
 	// steps, where it answers in seconds what an encoding or an external
 	// checker takes minutes for.
 	LoopFree bool
-	Logger     hclog.Logger // nil: silent
+	Logger   hclog.Logger // nil: silent
 }
 
 // Defaults are the budgets both portfolios use.

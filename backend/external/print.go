@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -31,7 +32,7 @@ func (pr *Printed) Remove() error {
 	if pr == nil || pr.Dir == "" {
 		return nil
 	}
-	return os.RemoveAll(pr.Dir)
+	return proc.RemoveTemp(pr.Dir)
 }
 
 var (
@@ -67,7 +68,7 @@ func Print(p *program.Program, tmpDir, name string, opts PrintOptions) (*Printed
 			return nil, err
 		}
 	}
-	dir, err := os.MkdirTemp(tmpDir, "cegpv-ext-")
+	dir, err := proc.TempDir(tmpDir, "cegpv-ext-")
 	if err != nil {
 		return nil, program.Errorf(program.Internal, "temporary directory: %v", err)
 	}

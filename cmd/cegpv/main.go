@@ -29,6 +29,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/svcomp"
 )
@@ -73,6 +74,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	// (an abandoned check may not have removed its checker's directory)
+	proc.CleanupTemp()
 	os.Exit(code)
 }
 
