@@ -407,6 +407,35 @@ func Properties(p *Program) []string {
 	return out
 }
 
+// PropertyDetail describes one property (an assertion) for listings such
+// as CBMC's --show-properties and ** Results:.
+type PropertyDetail struct {
+	ID   string `json:"id"`
+	Func string `json:"function"`
+	Pos  Pos    `json:"-"`
+	// Text says what the property checks: "assertion <source text>" or
+	// "call to __VERIFIER_error()".
+	Text string `json:"description"`
+}
+
+// PropertyDetails returns the properties of p in Properties order.
+func PropertyDetails(p *Program) []PropertyDetail {
+	var out []PropertyDetail
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Op != OpAssert {
+				continue
+			}
+			text := "assertion " + in.Msg
+			if strings.HasSuffix(in.Msg, "()") {
+				text = "call to " + in.Msg
+			}
+			out = append(out, PropertyDetail{ID: in.Prop, Func: f.Name, Pos: in.Pos, Text: text})
+		}
+	}
+	return out
+}
+
 // OnlyProperty returns a copy of p in which every assertion other than prop
 // is a Skip (as CBMC's --property does, the other assertions are not
 // checked). It fails when p has no assertion prop.

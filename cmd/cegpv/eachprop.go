@@ -8,6 +8,7 @@ import (
 
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/program"
 	"github.com/hashicorp/go-hclog"
 )
 
@@ -64,14 +65,38 @@ func writeEach(w io.Writer, vf *verifyFlags, rep *propertyReport, code int) int 
 		fmt.Fprintf(w, "\n== property %s\n", o.Property)
 		writeText(w, o, vf.trace)
 	}
-	fmt.Fprintf(w, "\nSummary for %s:\n", rep.File)
-	for _, o := range rep.Properties {
-		line := o.Verdict
-		if o.Verdict == "UNKNOWN" {
-			line += ": " + o.Reason
-		}
-		fmt.Fprintf(w, "  %-32s %s\n", o.Property, line)
-	}
+	writeResults(w, rep)
 	fmt.Fprintf(w, "%s\n", rep.Verdict)
 	return code
+}
+
+// writeResults is CBMC's ** Results: list: one line per property, with
+// its line, what it checks and SUCCESS, FAILURE or UNKNOWN (with the
+// reason), then how many failed.
+func writeResults(w io.Writer, rep *propertyReport) {
+	detail := map[string]program.PropertyDetail{}
+	if len(rep.Properties) > 0 && rep.Properties[0].prog != nil {
+		for _, d := range program.PropertyDetails(rep.Properties[0].prog) {
+			detail[d.ID] = d
+		}
+	}
+	fmt.Fprintf(w, "\n** Results:\n")
+	failed := 0
+	for _, o := range rep.Properties {
+		status := "UNKNOWN (" + o.Reason + ")"
+		switch o.Verdict {
+		case "TRUE":
+			status = "SUCCESS"
+		case "FALSE":
+			status = "FAILURE"
+			failed++
+		}
+		d, ok := detail[o.Property]
+		if !ok {
+			fmt.Fprintf(w, "[%s] %s\n", o.Property, status)
+			continue
+		}
+		fmt.Fprintf(w, "[%s] line %d %s: %s\n", o.Property, d.Pos.Line, d.Text, status)
+	}
+	fmt.Fprintf(w, "\n** %d of %d failed\n", failed, len(rep.Properties))
 }

@@ -42,6 +42,7 @@ type verifyFlags struct {
 	dump         string
 	property     string
 	each         bool
+	showProps    bool
 	jobs         int
 	relax        int
 	refinement   string
@@ -71,6 +72,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
+	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
 	fs.StringVar(&v.property, "property", "", "check only this property (ids as in 'cegpv show', e.g. main.assertion.1)")
@@ -245,6 +247,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: unsupported property %s (cegpv checks unreach-call)\n", file, prop.Name)
 			return exitUnsupportedProperty
 		}
+	}
+	if vf.showProps {
+		return showProperties(ctx, file, &vf, stdout, stderr)
 	}
 	logw := stderr
 	var stop func()
@@ -459,4 +464,34 @@ func spurious(c *cegpvStats) int {
 		}
 	}
 	return n
+}
+
+// showProperties lists the properties of file (--show-properties), in
+// CBMC's words, or as JSON.
+func showProperties(ctx context.Context, file string, vf *verifyFlags, stdout, stderr io.Writer) int {
+	p, err := load(ctx, file, &vf.commonFlags, vf.logger(stderr))
+	if err != nil {
+		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
+		return exitCodeFor(err)
+	}
+	props := program.PropertyDetails(p)
+	if vf.jsonOut {
+		type prop struct {
+			program.PropertyDetail
+			File string `json:"file"`
+			Line int    `json:"line"`
+		}
+		out := []prop{}
+		for _, d := range props {
+			out = append(out, prop{d, d.Pos.File, d.Pos.Line})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+		return 0
+	}
+	for _, d := range props {
+		fmt.Fprintf(stdout, "Property %s:\n  file %s line %d function %s\n  %s\n\n", d.ID, d.Pos.File, d.Pos.Line, d.Func, d.Text)
+	}
+	return 0
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -127,9 +128,37 @@ int main(void) {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), []string{"verify", "--each-property", "-j", "2", "--mode", mode, "--unwind", "2", "--timeout", "60s", f}, &out, &errb)
 		s := out.String()
-		if code != exitUnsafe || !regexpMatch(`main\.assertion\.1 +TRUE`, s) || !regexpMatch(`main\.assertion\.2 +FALSE`, s) {
+		// CBMC's ** Results: list, then the verdict as the last line
+		if code != exitUnsafe || !regexpMatch(`\[main\.assertion\.1\] line \d+ assertion x == 1: SUCCESS`, s) ||
+			!regexpMatch(`\[main\.assertion\.2\] line \d+ assertion y == 0: FAILURE`, s) || !strings.Contains(s, "** 1 of 2 failed") ||
+			!strings.HasSuffix(s, "\nFALSE\n") {
 			t.Errorf("%s: exit %d, want %d; output:\n%s\n%s", mode, code, exitUnsafe, s, errb.String())
 		}
+	}
+}
+
+// --show-properties lists every assertion with its id, file:line and
+// function, in CBMC's words and as JSON, and checks nothing.
+func TestShowProperties(t *testing.T) {
+	f := "../../testdata/progs/peterson_broken_unsafe.c"
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"verify", "--show-properties", f}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want := "Property p0.assertion.1:\n  file " + f + " line 23 function p0\n  call to reach_error()\n"
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "Property p1.assertion.1:") || strings.Contains(out.String(), "VERIFICATION") {
+		t.Errorf("output:\n%s\nwant it to contain:\n%s", out.String(), want)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"verify", "--show-properties", "--json", f}, &out, &errb); code != 0 {
+		t.Fatalf("--json: exit %d", code)
+	}
+	var props []struct {
+		ID, File, Function, Description string
+		Line                            int
+	}
+	if err := json.Unmarshal(out.Bytes(), &props); err != nil || len(props) != 2 || props[1].ID != "p1.assertion.1" || props[1].Line != 36 || props[1].Function != "p1" {
+		t.Errorf("--json: %v %+v\n%s", err, props, out.String())
 	}
 }
 
