@@ -4,7 +4,7 @@ BIN     := bin/cegpv
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO    ?= testdata/progs/lazy_counter_unsafe.c
 
-.PHONY: all deps pytools build demo test vet fuzz bench clean witnesslint-deps
+.PHONY: all deps pytools build demo test vet fuzz bench clean witnesslint-deps benchexec-smoke
 
 all: build
 
@@ -43,6 +43,15 @@ witnesslint-deps:
 
 build:
 	$(GO) build -buildvcs=true -o $(BIN) ./cmd/cegpv
+
+# benchexec-smoke runs real BenchExec (installed by deps) with cegpv's tool-info
+# module (tools/benchexec/cegpvinfo/cegpv.py) on tools/benchexec/smoke.xml: six
+# testdata programs as SV-COMP tasks, both modes. BenchExec's overlay of / needs
+# fuse-overlayfs >= 1.10, which this machine lacks: / is read-only in the container.
+BENCHEXEC_DIRS := --read-only-dir / --overlay-dir /tmp --overlay-dir /home
+benchexec-smoke: pytools build
+	PYTHONPATH=tools/benchexec $(VENV)/bin/python -m benchexec.test_tool_info cegpvinfo.cegpv --tool-directory . $(BENCHEXEC_DIRS)
+	PYTHONPATH=tools/benchexec $(VENV)/bin/benchexec --tool-directory . $(BENCHEXEC_DIRS) -o bench-out/benchexec/ tools/benchexec/smoke.xml
 
 demo: deps build
 	./$(BIN) show $(DEMO) | head -40
