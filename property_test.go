@@ -155,48 +155,11 @@ func lowerSrc(src string) (*program.Program, error) {
 // mutex, where the search runs each critical section on s without
 // interleaving (interp/locks.go): the reduction must not change a verdict.
 func TestGuardedPrograms(t *testing.T) {
-	needZ3(t)
 	n := 80
 	if testing.Short() {
 		n = 30
 	}
-	sym := builtin.New(builtin.Options{NoDeepening: true})
-	bd := backend.Bounds{Unwind: 2}
-	compared := map[string]int{}
-	for seed := int64(1); seed <= int64(nSeeds(n)); seed++ {
-		src := progen.GenerateGuarded(seed)
-		p, err := lowerSrc(src)
-		if err != nil {
-			t.Fatalf("seed %d: generated program does not lower: %v\n%s", seed, err, src)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		xr, xerr := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: bd.Unwind})
-		cancel()
-		if xerr != nil {
-			t.Fatalf("seed %d: Explore: %v", seed, xerr)
-		}
-		if xr.Status == interp.Inconclusive {
-			continue
-		}
-		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
-		sr, serr := sym.Check(ctx, p, bd)
-		cancel()
-		if serr != nil && program.KindOf(serr) != program.Timeout {
-			t.Errorf("seed %d: symbolic: %v", seed, serr)
-		}
-		if sr.Verdict == backend.Unknown {
-			continue
-		}
-		if (sr.Verdict == backend.Unsafe) != (xr.Status == interp.ViolationFound) {
-			t.Errorf("seed %d: symbolic BMC says %v, explicit search %v\n%s", seed, sr.Verdict, xr.Status, src)
-		}
-		if xr.Status == interp.ViolationFound {
-			if out, err := interp.Replay(p, xr.Run); err != nil || out.Status != interp.Violated {
-				t.Errorf("seed %d: the explicit violation does not replay: %v", seed, err)
-			}
-		}
-		compared[sr.Verdict.String()]++
-	}
+	compared := compareEngines(t, progen.GenerateGuarded, nSeeds(n))
 	t.Logf("verdicts compared over %d guarded programs: %v", n, compared)
 	if compared["SAFE"] == 0 || compared["UNSAFE"] == 0 {
 		t.Errorf("no safe or no unsafe verdict compared (%v): the comparison is vacuous", compared)
@@ -210,16 +173,30 @@ func TestGuardedPrograms(t *testing.T) {
 // domain; it once drew 0 for the first value of every domain and never
 // tried the domain's first value (interp's TestExploreDomainFirstValue).
 func TestDomainPrograms(t *testing.T) {
-	needZ3(t)
 	n := 40
 	if testing.Short() {
 		n = 20
 	}
+	compared := compareEngines(t, progen.GenerateDomains, nSeeds(n))
+	t.Logf("verdicts compared over %d programs with non-zero domains: %v", n, compared)
+	if compared["SAFE"] < n/6 || compared["UNSAFE"] < n/6 {
+		t.Errorf("too few safe or unsafe verdicts compared (%v): the comparison is thin", compared)
+	}
+}
+
+// compareEngines runs the explicit-state search and the symbolic encoding
+// (unwind 2) on the programs gen makes of seeds 1..n: two independent model
+// checkers must agree whenever both answer, and every violation the search
+// finds must replay. It returns the verdicts compared, by the symbolic
+// verdict, and the programs the search gave up on ("inconclusive").
+func compareEngines(t *testing.T, gen func(int64) string, n int) map[string]int {
+	t.Helper()
+	needZ3(t)
 	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	compared := map[string]int{}
-	for seed := int64(1); seed <= int64(nSeeds(n)); seed++ {
-		src := progen.GenerateDomains(seed)
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := gen(seed)
 		p, err := lowerSrc(src)
 		if err != nil {
 			t.Fatalf("seed %d: generated program does not lower: %v\n%s", seed, err, src)
@@ -253,10 +230,7 @@ func TestDomainPrograms(t *testing.T) {
 		}
 		compared[sr.Verdict.String()]++
 	}
-	t.Logf("verdicts compared over %d programs with non-zero domains: %v", n, compared)
-	if compared["SAFE"] < n/6 || compared["UNSAFE"] < n/6 {
-		t.Errorf("too few safe or unsafe verdicts compared (%v): the comparison is thin", compared)
-	}
+	return compared
 }
 
 // FuzzExploreGenerated: on the program progen.GenerateDomains makes of a
