@@ -10,6 +10,10 @@
 // the source conditions, and a wrong direction would mislead a validator; a validator
 // finds the direction from the assumptions and lines.
 //
+// Read parses violation witnesses of other tools (GraphML 1.0 and YAML 2.0)
+// into a Guide: the program hash and the waypoints in order, the target
+// last, for package validate.
+//
 // A correctness witness has one entry node and no invariants (the trivial invariant
 // `1`): cegpv's proofs are bounded and state no loop invariants.
 package witness
