@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,7 @@ import (
 	"cegpv.dev/cegpv/internal/manifest"
 	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/report"
+	"cegpv.dev/cegpv/svcomp"
 )
 
 func init() {
@@ -50,9 +52,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if err != nil || len(pos) != 1 {
+	if err != nil || len(pos) == 0 {
 		if err == nil {
-			fmt.Fprintln(stderr, "cegpv bench: want one manifest")
+			fmt.Fprintln(stderr, "cegpv bench: want a manifest, or task definitions (.yml files or directories of them)")
 		}
 		return exitUsage
 	}
@@ -66,7 +68,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
 	}
-	tasks, err := manifest.ReadManifest(pos[0])
+	tasks, err := benchTasks(pos)
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage
@@ -345,4 +347,60 @@ func lastLine(s string) string {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// benchTasks reads the tasks of bench's arguments: one manifest (TSV), or
+// SV-COMP task definitions (format 2.0) given as .yml files or directories
+// searched for them, each with the expected verdict of its unreach-call
+// property (a task without one is an error naming it) and its directory's
+// name as category.
+func benchTasks(args []string) ([]manifest.Task, error) {
+	if len(args) == 1 && !svcomp.IsTaskFile(args[0]) {
+		if fi, err := os.Stat(args[0]); err != nil || !fi.IsDir() {
+			return manifest.ReadManifest(args[0])
+		}
+	}
+	var files []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && svcomp.IsTaskFile(path) {
+				files = append(files, path)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var tasks []manifest.Task
+	for _, f := range files {
+		t, err := svcomp.ReadTask(f)
+		if err != nil {
+			return nil, err
+		}
+		expected := ""
+		for _, tp := range t.Properties {
+			if p, err := svcomp.ReadPropertyFile(tp.File); err == nil && p.Supported() {
+				expected = tp.Expected
+				break
+			}
+		}
+		if expected == "" {
+			return nil, fmt.Errorf("%s: no unreach-call property with an expected verdict", f)
+		}
+		abs, _ := filepath.Abs(f)
+		tasks = append(tasks, manifest.Task{File: f, Path: abs, Category: filepath.Base(filepath.Dir(abs)), Expected: expected})
+	}
+	if len(tasks) == 0 {
+		return nil, fmt.Errorf("no task definitions (.yml) in %s", strings.Join(args, " "))
+	}
+	return tasks, nil
 }

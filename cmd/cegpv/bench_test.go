@@ -127,3 +127,38 @@ func TestBenchReport(t *testing.T) {
 		t.Errorf("missing input: exit %d", code)
 	}
 }
+
+// bench takes SV-COMP task definitions (files or directories of them), the
+// expected verdict from each task's unreach-call property; a manifest as
+// before.
+func TestBenchTaskDefinitions(t *testing.T) {
+	tasks, err := benchTasks([]string{"../../tools/benchexec/tasks"})
+	if err != nil || len(tasks) != 6 {
+		t.Fatalf("%d tasks, %v", len(tasks), err)
+	}
+	want := map[string]string{"lazy_counter_unsafe.yml": "false", "locked_counter_safe.yml": "true"}
+	for _, tk := range tasks {
+		if w, ok := want[filepath.Base(tk.File)]; ok && tk.Expected != w {
+			t.Errorf("%s: expected %q, want %q", tk.File, tk.Expected, w)
+		}
+		if tk.Category != "tasks" || !filepath.IsAbs(tk.Path) {
+			t.Errorf("%+v", tk)
+		}
+	}
+	if _, err := benchTasks([]string{"../../testdata/svcomp/spin_ticket_unsafe.yml"}); err != nil {
+		t.Errorf("one task file: %v", err)
+	}
+	if _, err := benchTasks([]string{"../../testdata/progs"}); err == nil {
+		t.Errorf("a directory without task definitions was accepted")
+	}
+}
+
+// verify checks a task definition: its C file, data model and
+// unreach-call property.
+func TestVerifyTaskDefinition(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"verify", "--unwind", "3", "../../tools/benchexec/tasks/lazy_counter_unsafe.yml"}, &out, &errb)
+	if code != exitUnsafe || !strings.HasSuffix(out.String(), "FALSE(unreach-call) property main.assertion.1\n") || !strings.Contains(out.String(), "lazy_counter_unsafe.c") {
+		t.Errorf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}

@@ -236,6 +236,13 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
 		return exitUsage
 	}
+	if svcomp.IsTaskFile(file) {
+		c, code := vf.fromTask(fs, file, stdout)
+		if code >= 0 {
+			return code
+		}
+		file = c
+	}
 	var prop *svcomp.Property
 	if vf.propertyFile != "" {
 		var err error
@@ -494,4 +501,38 @@ func showProperties(ctx context.Context, file string, vf *verifyFlags, stdout, s
 		fmt.Fprintf(stdout, "Property %s:\n  file %s line %d function %s\n  %s\n\n", d.ID, d.Pos.File, d.Pos.Line, d.Func, d.Text)
 	}
 	return 0
+}
+
+// fromTask reads an SV-COMP task definition (format 2.0) given to verify:
+// its one C file is checked, with the task's data model unless a flag set
+// one, and, unless --propertyfile names one, its unreach-call property
+// (its first property when it has none: reported as not checked). code
+// is an exit code when the task cannot be checked, -1 otherwise.
+func (vf *verifyFlags) fromTask(fs *flag.FlagSet, task string, stdout io.Writer) (cfile string, code int) {
+	t, err := svcomp.ReadTask(task)
+	if err != nil {
+		fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: %v\n", task, err)
+		return "", exitUnsupported
+	}
+	if len(t.InputFiles) != 1 {
+		fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: unsupported input: the task has %d input files; cegpv checks one C file\n", task, len(t.InputFiles))
+		return "", exitUnsupported
+	}
+	modelSet := false
+	fs.Visit(func(f *flag.Flag) { modelSet = modelSet || f.Name == "data-model" || f.Name == "32" || f.Name == "64" })
+	if !modelSet {
+		vf.model = string(t.DataModel)
+	}
+	if vf.propertyFile == "" {
+		for _, tp := range t.Properties {
+			if p, err := svcomp.ReadPropertyFile(tp.File); err == nil && p.Supported() {
+				vf.propertyFile = tp.File
+				break
+			}
+		}
+		if vf.propertyFile == "" && len(t.Properties) > 0 {
+			vf.propertyFile = t.Properties[0].File
+		}
+	}
+	return t.InputFiles[0], -1
 }
