@@ -80,6 +80,13 @@ func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program
 	if tr == nil || tr.Violation == nil {
 		return nil, program.Errorf(program.BadOutput, "%s: the output reports a violation but holds no counterexample", tool)
 	}
+	// a violation that is not at an assertion of the program is garbage,
+	// not a trace with steps missing: no search stands in for it
+	if l, ok := pr.Lines[tr.Violation.Line]; !ok || filepath.Base(tr.Violation.File) != filepath.Base(pr.File) {
+		return nil, program.Errorf(program.BadOutput, "%s: the violated property at %s:%d is not an instruction of the printed program", tool, tr.Violation.File, tr.Violation.Line)
+	} else if in := program.NewIndex(p).Instr[l]; in == nil || in.Op != program.OpAssert {
+		return nil, program.Errorf(program.BadOutput, "%s: the violated property at line %d is not an assertion (%s)", tool, tr.Violation.Line, tr.Comment)
+	}
 	var first error
 	for _, eager := range []bool{false, true} {
 		run, err := follow(p, pr, tr, eager)
