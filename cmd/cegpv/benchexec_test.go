@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/internal/testenv"
 )
 
@@ -21,14 +24,18 @@ func TestBenchExec(t *testing.T) {
 	if _, err := os.Stat(bx); err != nil {
 		t.Skipf("BenchExec not installed (make deps): %v", err)
 	}
-	if testing.Short() {
-		t.Skip("runs BenchExec (about 15 s)")
+	if os.Getenv("CEGPV_BENCHEXEC") != "1" {
+		// (in make test it once hung for minutes while other packages ran:
+		// opt-in until that is understood; make benchexec-smoke runs it)
+		t.Skip("runs BenchExec: set CEGPV_BENCHEXEC=1")
 	}
 	tool := t.TempDir()
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(tool, "bin", "cegpv"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bx, "--tool-directory", tool, "--read-only-dir", "/", "--overlay-dir", "/tmp", "--overlay-dir", "/home",
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := proc.Command(ctx, bx, "--tool-directory", tool, "--read-only-dir", "/", "--overlay-dir", "/tmp", "--overlay-dir", "/home",
 		"-o", filepath.Join(t.TempDir(), "out")+"/", filepath.Join(root, "tools", "benchexec", "smoke.xml"))
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(root, "tools", "benchexec"))
 	out, err := cmd.CombinedOutput()
