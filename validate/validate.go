@@ -17,11 +17,13 @@
 //
 // Invariants: Confirmed only with a Run of the original program that
 // interp.Replay confirmed and that violates a property at the target
-// line; anything else (another program's hash, a target with no property,
-// no violation found, a timeout) is not confirmed, with the reason.
+// line; anything else (another program's hash, a line outside the file, a
+// target with no line or no property, no violation found, a timeout) is
+// not confirmed, with the reason.
 package validate
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -59,7 +61,27 @@ func Witness(ctx context.Context, p *program.Program, src []byte, g *witness.Gui
 			return res
 		}
 	}
+	if len(g.Waypoints) == 0 {
+		res.Reason = "the witness has no waypoints (no path to a violation)"
+		return res
+	}
+	// a witness naming lines the file does not have is for another
+	// version of the program, or broken: nothing it says can be followed
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		lines++
+	}
+	for _, w := range g.Waypoints {
+		if w.Line < 0 || w.Line > lines {
+			res.Reason = fmt.Sprintf("the witness names line %d (%s waypoint), outside the program's %d lines", w.Line, w.Kind, lines)
+			return res
+		}
+	}
 	target := g.Waypoints[len(g.Waypoints)-1]
+	if target.Line == 0 {
+		res.Reason = "the witness's target names no line"
+		return res
+	}
 	props := targetProps(p, target)
 	if len(props) == 0 {
 		res.Reason = fmt.Sprintf("no property at the witness's target, line %d", target.Line)

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,4 +141,35 @@ func TestOwnAndBadWitnesses(t *testing.T) {
 	if r := check(t, file, []byte(racy), []byte(noTarget)); r.Confirmed || !strings.Contains(r.Reason, "no property") {
 		t.Errorf("a target without a property: confirmed %v (%s)", r.Confirmed, r.Reason)
 	}
+	outside := strings.Replace(string(ym), "line: 10", "line: 99", -1)
+	if r := check(t, file, []byte(racy), []byte(outside)); r.Confirmed || !strings.Contains(r.Reason, "line 99") || !strings.Contains(r.Reason, "outside") {
+		t.Errorf("a witness naming line 99 of a 12-line file: confirmed %v (%s)", r.Confirmed, r.Reason)
+	}
+	// the same witness, its hash made the safe program's: every waypoint
+	// lies on the same lines, but no run reaches the violation
+	sum := sha256.Sum256([]byte(racySafe))
+	own := sha256.Sum256([]byte(racy))
+	forSafe := strings.Replace(string(ym), hex.EncodeToString(own[:]), hex.EncodeToString(sum[:]), -1)
+	if forSafe == string(ym) {
+		t.Fatalf("the YAML witness holds no program hash:\n%s", ym)
+	}
+	if r := check(t, file, []byte(racySafe), []byte(forSafe)); r.Confirmed || !strings.Contains(r.Reason, "no violation") {
+		t.Errorf("a witness for a safe program: confirmed %v (%s)", r.Confirmed, r.Reason)
+	}
 }
+
+// racySafe is racy with the read-modify-write atomic, line for line: c is
+// 2 after the joins, so the assertion holds (by construction).
+const racySafe = `#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void); void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
+int c;
+void *w(void *a) { __VERIFIER_atomic_begin(); int t = c; c = t + 1; __VERIFIER_atomic_end(); return 0; }
+int main(void) {
+  int k = __VERIFIER_nondet_int();
+  pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  if (k == 7) assert(c == 2);
+  return 0;
+}
+`

@@ -180,6 +180,15 @@ func readYAML(data []byte) (*Guide, error) {
 		Content []ySegment `yaml:"content"`
 	}
 	if err := yaml.Unmarshal(data, &entries); err != nil {
+		if te, ok := err.(*yaml.TypeError); ok {
+			// "line 1: cannot unmarshal !!str `x` into []struct {…}":
+			// the Go type says nothing to a user
+			msgs := make([]string, len(te.Errors))
+			for i, m := range te.Errors {
+				msgs[i], _, _ = strings.Cut(m, " into ")
+			}
+			return nil, fmt.Errorf("YAML: not a witness of format 2.0 (a list of entries): %s", strings.Join(msgs, "; "))
+		}
 		return nil, fmt.Errorf("YAML: %v", err)
 	}
 	for _, e := range entries {

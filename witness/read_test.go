@@ -61,3 +61,18 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// Read's errors name the problem in the witness's terms, not Go's types.
+func TestReadErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"garbage":                            "YAML: not a witness of format 2.0 (a list of entries): line 1: cannot unmarshal !!str `garbage`",
+		"- entry_type: invariant_set\n":      "YAML: no violation_sequence entry (format 2.0)",
+		"<graphml><graph></graph></graphml>": "GraphML: no violation node",
+		"   ":                                "empty witness",
+	} {
+		_, err := Read([]byte(in))
+		if err == nil || err.Error() != want {
+			t.Errorf("Read(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
