@@ -156,13 +156,25 @@ func (v *verifier) level1(ctx context.Context, s strategy, full bool) (Result, b
 // (code-to-code strategies) and records the iteration.
 func (v *verifier) checkRefined(ctx context.Context, ar *program.Program, it int) (backend.Result, error) {
 	v.dump(fmt.Sprintf("L%d-I%d-refined.c", v.level, it), ar)
-	it1 := Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: len(v.sets[len(v.sets)-1].Kept), Instrs: size(ar)}
 	r, err := v.check(ctx, ar, fmt.Sprintf("L%d-I%d-abstract", v.level, it))
-	it1.BackendTime = r.Stats.Total
-	it1.AbstractTime = r.Stats.Total
-	it1.Abstract = verdictWord(r, err)
-	v.iters = append(v.iters, it1)
+	v.recordAbstract(it, ar, r, err, r.Stats.Total)
 	return r, err
+}
+
+// recordAbstract records iteration it of the current level: the check of
+// the (refined) abstraction a, its answer and the time d it took.
+func (v *verifier) recordAbstract(it int, a *program.Program, r backend.Result, err error, d time.Duration) {
+	v.iters = append(v.iters, Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: len(v.sets[len(v.sets)-1].Kept),
+		Instrs: size(a), Abstract: verdictWord(r, err), AbstractTime: d, BackendTime: d})
+}
+
+// recordReconstruct adds the check of the last iteration's counterexample
+// on the original program (its answer and time d) to that iteration.
+func (v *verifier) recordReconstruct(r backend.Result, err error, d time.Duration) {
+	last := &v.iters[len(v.iters)-1]
+	last.Reconstruct = verdictWord(r, err)
+	last.ReconstructTime = d
+	last.BackendTime += d
 }
 
 // checkReconstructed dumps and checks the reconstructed program p1 of
@@ -190,10 +202,7 @@ func (v *verifier) checkReconstructed(ctx context.Context, p1 *program.Program, 
 	} else {
 		s, err = check(ctx)
 	}
-	last := &v.iters[len(v.iters)-1]
-	last.Reconstruct = verdictWord(s, err)
-	last.ReconstructTime = time.Since(start) // (the backend's or the search's)
-	last.BackendTime += last.ReconstructTime
+	v.recordReconstruct(s, err, time.Since(start)) // (the backend's or the search's)
 	if err == nil && s.Verdict == backend.Unsafe {
 		s.Run = m1.Run(s.Run)
 	}
@@ -271,14 +280,10 @@ type incremental struct {
 
 func (s *incremental) check(ctx context.Context, it int) (backend.Result, *cex, error) {
 	v := s.v
-	it1 := Iteration{Unwind: v.opts.Bounds.Unwind, Level: v.level, Iteration: it, Kept: len(v.sets[len(v.sets)-1].Kept), Instrs: size(s.a)}
 	v.checks++
 	start := time.Now()
 	r, keys, err := s.ia.Check(ctx)
-	it1.BackendTime = time.Since(start)
-	it1.AbstractTime = it1.BackendTime
-	it1.Abstract = verdictWord(r, err)
-	v.iters = append(v.iters, it1)
+	v.recordAbstract(it, s.a, r, err, time.Since(start))
 	if err == nil && r.Verdict == backend.Unsafe && (r.Run == nil || len(keys) != len(r.Run.Steps)) {
 		err = program.Errorf(program.Internal, "incremental backend returned a run without step keys")
 	}
@@ -314,10 +319,7 @@ func (s *incremental) reconstruct(ctx context.Context, c *cex, it int) (backend.
 	v.checks++
 	start := time.Now()
 	r, blks, err := v.instP.CheckForced(ctx, s.visible, c.keys, v.opts.Relax)
-	last := &v.iters[len(v.iters)-1]
-	last.ReconstructTime = time.Since(start)
-	last.BackendTime += last.ReconstructTime
-	last.Reconstruct = verdictWord(r, err)
+	v.recordReconstruct(r, err, time.Since(start))
 	c.blockers = blks
 	return r, err
 }
