@@ -174,3 +174,14 @@ func FormatTask(dir, input, propertyFile, expected string, model program.DataMod
 	y["properties"] = []any{prop}
 	return yaml.Marshal(y)
 }
+
+// Checked returns the task's first property that cegpv checks (its
+// property file reads and is Supported: unreach-call), or nil.
+func (t *Task) Checked() *TaskProperty {
+	for i := range t.Properties {
+		if p, err := ReadPropertyFile(t.Properties[i].File); err == nil && p.Supported() {
+			return &t.Properties[i]
+		}
+	}
+	return nil
+}

@@ -387,11 +387,8 @@ func benchTasks(args []string) ([]manifest.Task, error) {
 			return nil, err
 		}
 		expected := ""
-		for _, tp := range t.Properties {
-			if p, err := svcomp.ReadPropertyFile(tp.File); err == nil && p.Supported() {
-				expected = tp.Expected
-				break
-			}
+		if tp := t.Checked(); tp != nil {
+			expected = tp.Expected
 		}
 		if expected == "" {
 			return nil, fmt.Errorf("%s: no unreach-call property with an expected verdict", f)

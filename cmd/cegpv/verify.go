@@ -524,13 +524,9 @@ func (vf *verifyFlags) fromTask(fs *flag.FlagSet, task string, stdout io.Writer)
 		vf.model = string(t.DataModel)
 	}
 	if vf.propertyFile == "" {
-		for _, tp := range t.Properties {
-			if p, err := svcomp.ReadPropertyFile(tp.File); err == nil && p.Supported() {
-				vf.propertyFile = tp.File
-				break
-			}
-		}
-		if vf.propertyFile == "" && len(t.Properties) > 0 {
+		if tp := t.Checked(); tp != nil {
+			vf.propertyFile = tp.File
+		} else if len(t.Properties) > 0 {
 			vf.propertyFile = t.Properties[0].File
 		}
 	}
