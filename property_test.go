@@ -42,19 +42,38 @@ func nSeeds(n int) int {
 // is never wrong: timeouts are only counted, but a run rejected by replay
 // (an internal error) is a bug of the backend and fails the test.
 func TestRandomPrograms(t *testing.T) {
-	needZ3(t)
 	n := 40
 	if testing.Short() {
 		n = 10
 	}
+	judgePrograms(t, progen.Generate, nSeeds(n))
+}
+
+// TestResultPrograms runs the judges of TestRandomPrograms on generated
+// programs whose threads end with results (addresses of globals, returned
+// or passed to pthread_exit) that main joins and asserts on: the value a
+// thread returns must reach pthread_join in every engine, the slice and
+// the refinements (it was an opaque value once).
+func TestResultPrograms(t *testing.T) {
+	n := 20
+	if testing.Short() {
+		n = 10
+	}
+	judgePrograms(t, progen.GenerateResults, nSeeds(n))
+}
+
+// judgePrograms compares the judges on the programs gen makes of seeds 1..n.
+func judgePrograms(t *testing.T, gen func(int64) string, n int) {
+	t.Helper()
+	needZ3(t)
 	be := builtin.New(builtin.Options{})
 	sym := builtin.New(builtin.Options{NoDeepening: true})
 	bd := backend.Bounds{Unwind: 2}
 	counts := map[string]int{}
 	explored := 0
 	internal := 0
-	for seed := int64(1); seed <= int64(nSeeds(n)); seed++ {
-		src := progen.Generate(seed)
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := gen(seed)
 		p, err := lowerSrc(src)
 		if err != nil {
 			t.Fatalf("seed %d: generated program does not lower: %v\n%s", seed, err, src)

@@ -192,6 +192,38 @@ type builder struct {
 	// ctx[f]: the variables read by the guards controlling the calls and
 	// spawns of f, transitively.
 	ctx map[string][]Var
+	// results: every expression whose value may be a thread's result (the
+	// returned values of start functions, the values passed to Exit),
+	// which a Join with a Lhs stores.
+	results []result
+}
+
+type result struct {
+	f  *program.Func
+	at int // index in f.Body of the Return or Exit
+}
+
+// threadResults returns what may become a thread's result in p.
+func (b *builder) threadResults() []result {
+	starts := map[string]bool{}
+	for _, f := range b.g.p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == program.OpSpawn {
+				for _, c := range b.g.callees(in.Func) {
+					starts[c.Name] = true
+				}
+			}
+		}
+	}
+	var out []result
+	for _, f := range b.g.p.Funcs {
+		for i, in := range f.Body {
+			if in.Rhs != nil && (in.Op == program.OpExit || in.Op == program.OpReturn && starts[f.Name]) {
+				out = append(out, result{f, i})
+			}
+		}
+	}
+	return out
 }
 
 func (b *builder) addVar(v Var, t *program.Type) {
@@ -303,6 +335,7 @@ func (b *builder) run() {
 	}
 	sortVars(g.anyObjs)
 
+	b.results = b.threadResults()
 	// Pass 1: alias groups. Union-find makes the order of the unions
 	// irrelevant, so one pass reaches the fixpoint.
 	for _, v := range p.Globals {
@@ -636,6 +669,12 @@ func (b *builder) aliases(f *program.Func, in *program.Instr) {
 				g.uf.union(d, heapVar(in.Label))
 			}
 		}
+	case program.OpJoin:
+		if in.Lhs != nil {
+			for _, r := range b.results {
+				b.flowInto(g.objects(fn, in.Lhs), r.f.Name, r.f.Body[r.at].Rhs)
+			}
+		}
 	case program.OpCall, program.OpSpawn:
 		for _, callee := range g.callees(in.Func) {
 			for i, a := range in.Args {
@@ -712,7 +751,7 @@ func (b *builder) directWrites(f *program.Func, in *program.Instr) []Var {
 	g, fn := b.g, f.Name
 	var w []Var
 	switch in.Op {
-	case program.OpAssign, program.OpAlloc, program.OpCall, program.OpSpawn:
+	case program.OpAssign, program.OpAlloc, program.OpCall, program.OpSpawn, program.OpJoin:
 		if in.Lhs != nil {
 			w, _ = g.lvWrites(fn, in.Lhs)
 		}
@@ -922,11 +961,27 @@ func (b *builder) funcEdges(f *program.Func) {
 		case program.OpLock, program.OpUnlock:
 			g.addrReads(fn, &program.Deref{X: in.Rhs, T: in.Rhs.Type().Elem}, &srcs)
 		}
-		if in.Lhs != nil && (in.Op == program.OpAssign || in.Op == program.OpAlloc || in.Op == program.OpCall || in.Op == program.OpSpawn) {
+		if in.Lhs != nil && (in.Op == program.OpAssign || in.Op == program.OpAlloc || in.Op == program.OpCall || in.Op == program.OpSpawn || in.Op == program.OpJoin) {
 			_, addr := g.lvWrites(fn, in.Lhs)
 			srcs = append(srcs, addr...)
 		}
 		b.edges(dedupe(srcs), writes, Data)
+		if in.Op == program.OpJoin && in.Lhs != nil {
+			// the joined thread's result: every value a thread may
+			// return or exit with, what decides which one it is, and
+			// which thread is joined
+			lw, _ := g.lvWrites(fn, in.Lhs)
+			var ctl []Var
+			for _, r := range b.results {
+				b.edges(g.reads(r.f.Name, r.f.Body[r.at].Rhs), lw, Call)
+				for _, j := range b.deps[r.f.Name][r.at] {
+					ctl = append(ctl, b.guardReads(r.f, r.f.Body[j])...)
+				}
+				ctl = append(ctl, b.ctx[r.f.Name]...)
+			}
+			ctl = append(ctl, g.reads(fn, in.Rhs)...)
+			b.edges(dedupe(ctl), lw, Control)
+		}
 		// call edges: arguments into parameters, returned values (and
 		// what decides which return runs) into the result
 		if in.Op == program.OpCall || in.Op == program.OpSpawn {

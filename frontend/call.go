@@ -258,37 +258,52 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 	case "pthread_join":
 		need(2)
 		t := fl.rvalTo(as[0], pthreadTTypes[l.model])
-		p := fl.rval(as[1])
-		fl.emitOp(program.OpJoin, nil, t)
-		if !isNull(p) {
-			// The result is stored only through a non-null pointer; a
-			// pointer that is not a constant is tested at run time.
-			var skip *program.Instr
-			if _, ok := p.(*program.AddrOf); !ok {
-				p = fl.stablePtr(p)
-				skip = fl.newLabel()
-				fl.jump(skip, fl.binary(x, program.Eq, p, program.IntConst(program.IntT, 0)))
+		var p program.Expr
+		if u, ok := as[1].(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+			// &v for a void *v: the Join stores into v itself, whose
+			// address is then not taken (no pointer to v is made)
+			v := fl.expr(u.CastExpression, true)
+			if _, deref := v.(*program.Deref); v != nil && !deref && program.IsLValue(v) && !fl.isAtomicVar(u.CastExpression) {
+				if vt := v.Type(); vt.Kind == program.Pointer && vt.Elem.Kind == program.Void {
+					fl.emitOp(program.OpJoin, v, t)
+					return ret0()
+				}
 			}
-			d := fl.deref(x, p)
-			if !d.Type().IsScalar() {
-				l.fail(x, "pthread_join result of type %s", d.Type())
-			}
-			// The model does not carry a thread's result to its join:
-			// the value stored is an opaque draw, so that a
-			// counterexample that depends on it is UNKNOWN, never FALSE
-			// (design.md §5 rule 6), while every real result is among
-			// the values it may take (TRUE stays sound).
-			l.log.Debug("pthread_join stores an opaque thread result", "pos", fl.cur.String())
-			fl.assign(d, &program.Nondet{T: d.Type(), Origin: "pthread_join"})
-			if skip != nil {
-				fl.place(skip)
-			}
+			p = fl.addrOf(u, v)
+		} else {
+			p = fl.rval(as[1])
+		}
+		if isNull(p) {
+			fl.emitOp(program.OpJoin, nil, t)
+			return ret0()
+		}
+		if pt := p.Type(); pt.Kind != program.Pointer || !pt.Elem.IsScalar() {
+			l.fail(x, "pthread_join result pointer of type %s", pt)
+		}
+		// The thread's result (what its start routine returned or it
+		// passed to pthread_exit) is stored through a non-null pointer;
+		// a pointer that is not a constant address is tested at run time.
+		r := fl.tmp(l.voidPtr())
+		fl.emitOp(program.OpJoin, r, t)
+		var skip *program.Instr
+		if _, ok := p.(*program.AddrOf); !ok {
+			p = fl.stablePtr(p)
+			skip = fl.newLabel()
+			fl.jump(skip, fl.binary(x, program.Eq, p, program.IntConst(program.IntT, 0)))
+		}
+		d := fl.deref(x, p)
+		fl.assign(d, fl.convert(r, d.Type(), true))
+		if skip != nil {
+			fl.place(skip)
 		}
 		return ret0()
 	case "pthread_exit":
 		need(1)
-		fl.effect(as[0])
-		fl.emitOp(program.OpExit, nil, nil)
+		var v program.Expr
+		if r := fl.rvalTo(as[0], l.voidPtr()); !isNull(r) {
+			v = r
+		}
+		fl.emitOp(program.OpExit, nil, v)
 		return nil
 	case "pthread_mutex_init":
 		need(2)

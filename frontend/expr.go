@@ -424,24 +424,7 @@ func (fl *funcLowerer) unary(x *cc.UnaryExpression, want bool) program.Expr {
 	case cc.UnaryExpressionDec:
 		return fl.incdec(x, x.UnaryExpression, program.Sub, false, want)
 	case cc.UnaryExpressionAddrof:
-		v := fl.expr(x.CastExpression, true)
-		if v == nil {
-			fl.l.fail(x, "address of a void expression")
-		}
-		switch y := v.(type) {
-		case *program.FuncRef:
-			return y
-		case *program.Deref:
-			return y.X
-		}
-		if !program.IsLValue(v) {
-			fl.l.fail(x, "address of a non-lvalue")
-		}
-		if fl.isAtomicVar(x.CastExpression) {
-			fl.l.fail(x, "address of the _Atomic variable %s (accesses through a pointer are not modelled as atomic)", program.ExprString(v))
-		}
-		fl.markAddr(v)
-		return &program.AddrOf{X: v, T: fl.l.ptrTo(v.Type())}
+		return fl.addrOf(x, fl.expr(x.CastExpression, true))
 	case cc.UnaryExpressionDeref:
 		return fl.deref(x, fl.rval(x.CastExpression))
 	case cc.UnaryExpressionPlus:
@@ -1099,4 +1082,25 @@ func (fl *funcLowerer) stringLiteral(x *cc.PrimaryExpression) program.Expr {
 	l.strings[str] = v
 	l.prog.Globals = append(l.prog.Globals, v)
 	return fl.decay(&program.Ref{Name: v.Name, T: v.Type})
+}
+
+// addrOf is &x, v being x lowered.
+func (fl *funcLowerer) addrOf(x *cc.UnaryExpression, v program.Expr) program.Expr {
+	if v == nil {
+		fl.l.fail(x, "address of a void expression")
+	}
+	switch y := v.(type) {
+	case *program.FuncRef:
+		return y
+	case *program.Deref:
+		return y.X
+	}
+	if !program.IsLValue(v) {
+		fl.l.fail(x, "address of a non-lvalue")
+	}
+	if fl.isAtomicVar(x.CastExpression) {
+		fl.l.fail(x, "address of the _Atomic variable %s (accesses through a pointer are not modelled as atomic)", program.ExprString(v))
+	}
+	fl.markAddr(v)
+	return &program.AddrOf{X: v, T: fl.l.ptrTo(v.Type())}
 }

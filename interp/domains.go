@@ -416,6 +416,19 @@ func relevantVars(p *program.Program) map[string]bool {
 				case program.OpAssume, program.OpAssert, program.OpGoto, program.OpJoin,
 					program.OpLock, program.OpUnlock, program.OpFree:
 					mark(refs(f, in.Rhs))
+					if in.Op == program.OpJoin && in.Lhs != nil && storesRelevant(f, in.Lhs, rel) {
+						// a thread's result: what any function returns
+						// (it may be a start function) or passes to an
+						// Exit
+						for _, h := range p.Funcs {
+							mark([]string{retKey(h)})
+							for _, x := range h.Body {
+								if x.Op == program.OpExit {
+									mark(refs(h, x.Rhs))
+								}
+							}
+						}
+					}
 				case program.OpAlloc:
 					mark(refs(f, in.Rhs))
 					mark(refs(f, in.Lhs))

@@ -129,6 +129,9 @@ func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err e
 			}
 		}
 		ret := fr.ret
+		if len(t.frames) == 1 && vals == nil {
+			t.result = v
+		}
 		m.pop(t)
 		if ret != nil && !t.ended {
 			c.fr = t.top()
@@ -168,6 +171,9 @@ func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err e
 		}
 		if !m.threads[id.Bits].ended {
 			return stepResult{blocked: fmt.Sprintf("join of thread %d, which has not ended", id.Bits)}, nil
+		}
+		if in.Lhs != nil {
+			c.storeScalar(c.lvalue(in.Lhs), m.threads[id.Bits].result, in.Lhs.Type())
 		}
 	case program.OpLock:
 		l := c.ptrLoc(c.rvalue(in.Rhs))
@@ -257,6 +263,9 @@ func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err e
 		}
 		l.obj.alive = false
 	case program.OpExit:
+		if in.Rhs != nil {
+			t.result = c.rvalue(in.Rhs)
+		}
 		m.end(t)
 		res.writes = c.writes
 		return res, nil

@@ -639,7 +639,7 @@ func (m *machine) clone() *machine {
 		}
 	}
 	for _, t := range m.threads {
-		nt := &thread{id: t.id, ended: t.ended, atomic: t.atomic, fresh: t.fresh, stopped: t.stopped}
+		nt := &thread{id: t.id, ended: t.ended, result: t.result, atomic: t.atomic, fresh: t.fresh, stopped: t.stopped}
 		for _, fr := range t.frames {
 			nf := &frame{fn: fr.fn, pc: fr.pc, vars: make(map[string]*object, len(fr.vars)), atomic: fr.atomic}
 			for k, o := range fr.vars {
@@ -769,6 +769,7 @@ func (x *explorer) key(s *xstate) string {
 		} else {
 			b = append(b, 0)
 		}
+		val(t.result)
 		num(int64(t.atomic))
 		if x.opts.BoundPreemptions && t.id == s.cur {
 			b = append(b, 1)

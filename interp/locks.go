@@ -212,7 +212,7 @@ func analyseLocks(p *program.Program) *lockInfo {
 			return ""
 		}
 		switch in.Op {
-		case program.OpAssign, program.OpCall, program.OpSpawn:
+		case program.OpAssign, program.OpCall, program.OpSpawn, program.OpJoin:
 		default:
 			return ""
 		}

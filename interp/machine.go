@@ -75,6 +75,10 @@ type thread struct {
 	id     int
 	frames []*frame
 	ended  bool
+	// result is what the thread's start function returned or it passed
+	// to pthread_exit (a null pointer until then, and after an implicit
+	// return): what a Join with a Lhs stores.
+	result program.Value
 	atomic int // nesting depth of atomic sections
 	// fresh is set while the thread is in an atomic section that its last
 	// executed step entered (the call of an atomic function, an

@@ -31,6 +31,7 @@ type Config struct {
 // ThreadConfig is one thread of a Config.
 type ThreadConfig struct {
 	Ended  bool
+	Result program.Value // what the thread's start function returned or it passed to pthread_exit (null until then)
 	Atomic int           // nesting depth of the atomic sections the thread is in
 	Frames []FrameConfig // bottom (the thread's start function) first; empty once ended
 }
@@ -105,7 +106,7 @@ func (m *machine) snapshot() *Config {
 		c.Globals[name] = cells(o)
 	}
 	for _, t := range m.threads {
-		tc := ThreadConfig{Ended: t.ended, Atomic: t.atomic}
+		tc := ThreadConfig{Ended: t.ended, Result: val(t.result), Atomic: t.atomic}
 		if !t.ended {
 			for _, fr := range t.frames {
 				fc := FrameConfig{Func: fr.fn.Name, PC: fr.pc, Vars: map[string][]program.Value{}}

@@ -173,6 +173,7 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 			active: b.global(fmt.Sprintf("active_%d", i), program.IntT, init),
 			done:   b.global(fmt.Sprintf("done_%d", i), program.IntT, nil),
 			id:     b.global(fmt.Sprintf("id_%d", i), program.IntT, nil),
+			res:    b.global(fmt.Sprintf("res_%d", i), program.PointerTo(program.VoidType, p.Model.PtrSize()), nil),
 		})
 	}
 	for _, site := range b.siteOrder {
@@ -193,7 +194,7 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 	return q, b.m, nil
 }
 
-type instState struct{ pc, active, done, id *program.Ref }
+type instState struct{ pc, active, done, id, res *program.Ref } // res: the instance's result (what it returned or passed to pthread_exit)
 
 func inLoop(f *program.Func, j int) bool {
 	for i := range f.Body {

@@ -106,9 +106,17 @@ func (b *builder) thread(i int) (*program.Func, error) {
 	end := func(orig *program.Instr, pos program.Pos) {
 		l := func(s string) program.Label { return b.label(base + s) }
 		in := assign(l("end"), st.done, intc(1), pos)
-		if orig != nil {
+		switch {
+		case orig != nil && orig.Rhs != nil:
+			var r program.Expr = ren(orig.Rhs)
+			if r.Type().Kind != program.Pointer {
+				r = &program.Cast{X: r, T: st.res.T}
+			}
+			mapped(assign(l("end"), st.res, r, pos), orig.Label, true, -1)
+			emit(in)
+		case orig != nil:
 			mapped(in, orig.Label, true, -1)
-		} else {
+		default:
 			emit(in)
 		}
 		emit(assign(l("end"), b.atomic, intc(0), pos))
@@ -164,6 +172,9 @@ func (b *builder) thread(i int) (*program.Func, error) {
 			}
 			end(in, in.Pos)
 		case program.OpJoin:
+			if program.HasNondet(c.Rhs) {
+				return nil, program.Errorf(program.Unsupported, "%s: lazyseq: join of a nondeterministic thread id", in.Pos)
+			}
 			var any program.Expr = intc(0)
 			for k := range b.m.slots {
 				s := b.state[k]
@@ -171,6 +182,20 @@ func (b *builder) thread(i int) (*program.Func, error) {
 				any = bin(program.LOr, any, bin(program.LAnd, bin(program.LAnd, s.active, s.done), same))
 			}
 			mapped(&program.Instr{Label: l("x"), Op: program.OpAssume, Rhs: any, Pos: in.Pos, Msg: "join"}, in.Label, true, -1)
+			if c.Lhs != nil {
+				// the joined instance's result
+				var r program.Expr = &program.Const{T: c.Lhs.Type(), V: 0}
+				for k := len(b.m.slots) - 1; k >= 0; k-- {
+					s := b.state[k]
+					same := &program.Binary{Op: program.Eq, X: &program.Cast{X: s.id, T: c.Rhs.Type()}, Y: c.Rhs, T: program.IntT}
+					var v program.Expr = s.res
+					if !program.Identical(v.Type(), c.Lhs.Type()) {
+						v = &program.Cast{X: v, T: c.Lhs.Type()}
+					}
+					r = &program.CondExpr{C: bin(program.LAnd, s.done, same), X: v, Y: r, T: c.Lhs.Type()}
+				}
+				mapped(assign(l("x"), c.Lhs, r, in.Pos), in.Label, false, -1)
+			}
 		case program.OpSpawn:
 			if err := b.spawn(in, &c, l, emit, mapped); err != nil {
 				return nil, err

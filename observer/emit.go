@@ -240,6 +240,11 @@ func (b *builder) emit() error {
 		for k := range st.pc {
 			fnOf[k][xi] = st.fn[k]
 			if st.pc[k] < 0 {
+				if res := st.cfg.Threads[k].Result; (res.Bits != 0 || res.Obj != "") && joinsResults(b.a) {
+					// an ended thread is restored by an exit without a
+					// value: its result would be lost for the joins
+					return program.Errorf(program.Unsupported, "observer: thread %d has ended with a result (%s) that a pthread_join may read; restoring it is not supported", k, res)
+				}
 				fi, err := info(st.fn[k], false)
 				if err != nil {
 					return err
@@ -1104,8 +1109,9 @@ func (b *builder) deviation(e *emitter, cx ctx, sp *spec, at func(int) program.L
 			// the thread ends (a return from its start function): as an
 			// exit, which ends the thread's path without meeting its other
 			// returns (backends that merge the returns of a function reject
-			// paths in different atomic sections); the value goes nowhere
-			c.Op, c.Rhs = program.OpExit, nil
+			// paths in different atomic sections); the value is the
+			// thread's result
+			c.Op, c.Rhs = program.OpExit, threadResult(c.Rhs, b.ptr(program.VoidType))
 		} else {
 			returning()
 		}
@@ -1140,4 +1146,31 @@ func (e *emitter) placed(in *program.Instr) bool {
 		}
 	}
 	return false
+}
+
+// joinsResults reports whether some Join of p stores a thread's result.
+func joinsResults(p *program.Program) bool {
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == program.OpJoin && in.Lhs != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// threadResult converts a start function's returned value to the result
+// an Exit carries (nil: none, a null pointer).
+func threadResult(e program.Expr, voidPtr *program.Type) program.Expr {
+	if e == nil {
+		return nil
+	}
+	if c, ok := program.StripCasts(e).(*program.Const); ok && c.V == 0 {
+		return nil // a null pointer, as an exit without a value
+	}
+	if e.Type().Kind == program.Pointer {
+		return e
+	}
+	return &program.Cast{X: e, T: voidPtr}
 }

@@ -129,7 +129,11 @@ func (c *checker) instr(f *Func, in *Instr) {
 		c.errorf("%s marked Sliced (only a Skip can be)", in.Op)
 	}
 	switch in.Op {
-	case OpSkip, OpAtomicBegin, OpAtomicEnd, OpExit:
+	case OpSkip, OpAtomicBegin, OpAtomicEnd:
+	case OpExit:
+		if in.Rhs != nil && in.Rhs.Type().Kind != Pointer {
+			c.errorf("thread result of type %s, want a pointer", in.Rhs.Type())
+		}
 	case OpAssign:
 		need("lhs", in.Lhs)
 		need("rhs", in.Rhs)
@@ -194,6 +198,10 @@ func (c *checker) instr(f *Func, in *Instr) {
 		need("thread id", in.Rhs)
 		if in.Rhs != nil && !in.Rhs.Type().IsInteger() {
 			c.errorf("join of %s", in.Rhs.Type())
+		}
+		lvalue(in.Lhs)
+		if in.Lhs != nil && in.Lhs.Type().Kind != Pointer {
+			c.errorf("thread result stored into %s of type %s, want a pointer", ExprString(in.Lhs), in.Lhs.Type())
 		}
 	case OpLock, OpUnlock:
 		need("mutex", in.Rhs)

@@ -57,6 +57,8 @@
 // calling a Func with Atomic set runs its whole body as such a section.
 // Sections nest. Spawn creates thread number k (k-th Spawn executed in the
 // run, main is 0) and stores k in its handle; Join(t) waits until thread t
-// has ended. Return from a thread's start function, or Exit, ends the thread.
+// has ended. Return from a thread's start function, or Exit, ends the thread;
+// the returned value, or Exit's Rhs, is the thread's result (a null pointer
+// when there is none), which a Join with a Lhs stores there.
 // Nondet(T) is any value of T.
 package program

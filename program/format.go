@@ -258,6 +258,9 @@ func (in *Instr) String() string {
 		}
 		return h + " = spawn " + callString(in.Func, in.Args)
 	case OpJoin:
+		if in.Lhs != nil {
+			return e(in.Lhs) + " = join " + e(in.Rhs)
+		}
 		return "join " + e(in.Rhs)
 	case OpLock:
 		return "lock " + e(in.Rhs)
@@ -274,6 +277,9 @@ func (in *Instr) String() string {
 	case OpFree:
 		return "free " + e(in.Rhs)
 	case OpExit:
+		if in.Rhs != nil {
+			return "exit_thread " + e(in.Rhs)
+		}
 		return "exit_thread"
 	}
 	return in.Op.String()

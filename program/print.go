@@ -530,7 +530,14 @@ func (pr *printer) instr(f *Func, in *Instr) (string, error) {
 		if err := need(in.Rhs, "thread id"); err != nil {
 			return "", err
 		}
-		return "pthread_join(" + e(in.Rhs) + ", 0);", nil
+		res := "0"
+		if in.Lhs != nil {
+			res = "&" + exprAt(in.Lhs, precUnary)
+			if in.Lhs.Type().Elem.Kind != Void {
+				res = "(void **)" + res
+			}
+		}
+		return "pthread_join(" + e(in.Rhs) + ", " + res + ");", nil
 	case OpLock:
 		if err := need(in.Rhs, "mutex"); err != nil {
 			return "", err
@@ -569,6 +576,9 @@ func (pr *printer) instr(f *Func, in *Instr) (string, error) {
 		}
 		return "free(" + e(in.Rhs) + ");", nil
 	case OpExit:
+		if in.Rhs != nil {
+			return "pthread_exit(" + exprAt(in.Rhs, precCond) + ");", nil
+		}
 		return "pthread_exit(0);", nil
 	}
 	return "", Errorf(Internal, "unknown op %d", in.Op)

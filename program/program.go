@@ -43,7 +43,7 @@ const (
 	OpCall                  // [Lhs =] Func(Args...)
 	OpReturn                // return [Rhs]
 	OpSpawn                 // pthread_create: new thread runs Func(Args[0]); its id is stored in Lhs if Lhs != nil
-	OpJoin                  // pthread_join: wait until the thread with id Rhs has ended
+	OpJoin                  // pthread_join: wait until the thread with id Rhs has ended; if Lhs != nil (a pointer), store the thread's result there
 	OpLock                  // pthread_mutex_lock(Rhs): Rhs points to a Mutex
 	OpUnlock                // pthread_mutex_unlock(Rhs)
 	OpAtomicBegin           // start of an atomic section
@@ -51,7 +51,7 @@ const (
 	OpDecl                  // local Var comes into scope with an indeterminate (nondet) value
 	OpAlloc                 // Lhs = pointer to a fresh heap block of Rhs elements of Lhs's pointee type, contents nondet
 	OpFree                  // free(Rhs)
-	OpExit                  // the executing thread ends (pthread_exit)
+	OpExit                  // the executing thread ends (pthread_exit); Rhs (optional, a pointer) is its result
 )
 
 var opNames = [...]string{"skip", "assign", "assume", "assert", "goto", "call", "return", "spawn", "join",
@@ -69,8 +69,8 @@ func (o Op) String() string {
 type Instr struct {
 	Label   Label
 	Op      Op
-	Lhs     Expr    // Assign, Call (optional), Spawn (optional thread handle), Alloc
-	Rhs     Expr    // Assign value; Assume/Assert condition; Goto guard (nil = true); Return value (optional); Join thread id; Lock/Unlock/Free pointer; Alloc element count
+	Lhs     Expr    // Assign, Call (optional), Spawn (optional thread handle), Join (optional: the thread's result), Alloc
+	Rhs     Expr    // Assign value; Assume/Assert condition; Goto guard (nil = true); Return value (optional); Join thread id; Exit result (optional); Lock/Unlock/Free pointer; Alloc element count
 	Func    Expr    // Call and Spawn: the callee, a FuncRef or a function-pointer value
 	Args    []Expr  // Call arguments; Spawn: exactly one, the thread argument
 	Targets []Label // Goto

@@ -68,6 +68,13 @@ type slicer struct {
 	g    *depgraph.Graph
 	keep map[depgraph.Var]bool
 	fn   *program.Func
+	// resultsKept: some Join stores a thread's result into a kept
+	// lvalue; retKept: the functions whose returned value some call
+	// stores into a kept lvalue ("" for a call through a pointer). A
+	// returned value nothing kept receives is replaced by zero when it
+	// reads sliced variables.
+	resultsKept bool
+	retKept     map[string]bool
 }
 
 func (s *slicer) kept(v depgraph.Var) bool { return s.keep[v] }
@@ -77,6 +84,25 @@ func (s *slicer) run() error {
 	for _, v := range s.p.Globals {
 		if s.kept(depgraph.Var(v.Name)) {
 			globals = append(globals, v)
+		}
+	}
+	s.retKept = map[string]bool{}
+	for _, f := range s.p.Funcs {
+		s.fn = f
+		for _, in := range f.Body {
+			if in.Lhs == nil || s.lvSliced(in.Lhs) {
+				continue
+			}
+			switch in.Op {
+			case program.OpJoin:
+				s.resultsKept = true
+			case program.OpCall:
+				name := ""
+				if fr, ok := in.Func.(*program.FuncRef); ok {
+					name = fr.Name
+				}
+				s.retKept[name] = true
+			}
 		}
 	}
 	s.p.Globals = globals
@@ -314,10 +340,36 @@ func (s *slicer) instr1(in *program.Instr) error {
 			}
 		}
 	case program.OpReturn:
+		if in.Rhs != nil && s.readsSliced(in.Rhs) && !s.resultsKept && !s.retKept[""] && !s.retKept[s.fn.Name] {
+			in.Rhs = zero(in.Rhs.Type()) // nothing kept receives the value
+			return nil
+		}
 		in.Rhs, err = s.value(in.Rhs)
 	case program.OpJoin:
+		kept := in.Lhs != nil && !s.lvSliced(in.Lhs)
 		if s.readsSliced(in.Rhs) {
-			toSkip(in, "sliced join")
+			if !kept {
+				toSkip(in, "sliced join")
+				return nil
+			}
+			// which thread is joined is unknown: so is its result
+			lhs, err := s.abs(in.Lhs)
+			if err != nil {
+				return err
+			}
+			*in = program.Instr{Label: in.Label, Op: program.OpAssign, Lhs: lhs, Rhs: &program.Nondet{T: lhs.Type()}, Pos: in.Pos, Msg: "sliced join: the result of an unknown thread"}
+			return nil
+		}
+		if !kept {
+			in.Lhs = nil
+		} else if in.Lhs, err = s.abs(in.Lhs); err != nil {
+			return err
+		}
+	case program.OpExit:
+		if !s.resultsKept {
+			in.Rhs = nil // no kept lvalue receives a thread's result
+		} else if in.Rhs != nil {
+			in.Rhs, err = s.value(in.Rhs)
 		}
 	case program.OpLock, program.OpUnlock:
 		if s.targetsSliced(in.Rhs) {
@@ -344,7 +396,7 @@ func (s *slicer) instr1(in *program.Instr) error {
 			return nil
 		}
 		in.Rhs, err = s.value(in.Rhs)
-	case program.OpSkip, program.OpAtomicBegin, program.OpAtomicEnd, program.OpExit:
+	case program.OpSkip, program.OpAtomicBegin, program.OpAtomicEnd:
 	default:
 		return fmt.Errorf("unknown op %s", in.Op)
 	}

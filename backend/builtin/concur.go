@@ -79,7 +79,11 @@ func (e *enc) finish() {
 			if th.end == nil {
 				continue
 			}
-			alts = append(alts, and(th.spawnG, th.endG, eq(resize(th.tid, 64, false), j.t.t), e.clockLT(th.end.clock, j.blk.clock)))
+			alt := e.name(and(th.spawnG, th.endG, eq(resize(th.tid, 64, false), j.t.t), e.clockLT(th.end.clock, j.blk.clock)))
+			alts = append(alts, alt)
+			if j.res != nil {
+				e.assert(implies(alt, valEq(*j.res, th.res)))
+			}
 		}
 		e.assert(eq(j.ok, or(alts...)))
 	}

@@ -129,6 +129,12 @@ type joinRec struct {
 	blk *block
 	t   val
 	ok  *term
+	res *val // the value stored by a Join with a Lhs: the joined thread's result
+}
+
+// voidPtr is the type of a thread's result.
+func (e *enc) voidPtr() *program.Type {
+	return program.PointerTo(program.VoidType, e.p.Model.PtrSize())
 }
 
 // state is the symbolic state of one path set of a thread.

@@ -122,6 +122,17 @@ type thread struct {
 	site    program.Label
 	argType *program.Type
 	parent  *thread
+	// results are the thread's result on each path that sets one (a
+	// return from its start function, an exit with a value), under the
+	// path's guard; res, their merge (a null pointer on the other paths),
+	// is set when the thread's symbolic execution ends.
+	results []guardedVal
+	res     val
+}
+
+type guardedVal struct {
+	g *term
+	v val
 }
 
 // stepRec records one instruction instance of the symbolic execution: the

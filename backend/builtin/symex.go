@@ -89,6 +89,20 @@ func (e *enc) runThread(th *thread) {
 	}
 	th.endG = e.name(or(gs...))
 	th.end = e.newBlock(th, th.endG, "end", "")
+	// the paths that set a result exclude each other (one thread)
+	th.res = e.zeroVal(e.voidPtr())
+	for i := len(th.results) - 1; i >= 0; i-- {
+		r := th.results[i]
+		th.res = e.nameVal(iteVal(r.g, r.v, th.res))
+	}
+}
+
+// setResult records v as th's result on the paths of g.
+func (e *enc) setResult(th *thread, g *term, v val) {
+	if th.idx == 0 {
+		return // main's result is the program's exit status; no join reads it
+	}
+	th.results = append(th.results, guardedVal{g: g, v: e.convertCell(v, e.voidPtr())})
 }
 
 // mutexInit says whether in is the lowering of pthread_mutex_init: the
@@ -365,13 +379,20 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 			vals := e.loadCells(c, in.Rhs, g)
 			e.storeRetCells(c, vals, fr)
 		} else if in.Rhs != nil {
-			e.loadCells(c, in.Rhs, g) // reads and nondets still happen
+			vals := e.loadCells(c, in.Rhs, g) // reads and nondets still happen
+			if fr.parent == nil && len(vals) == 1 {
+				e.setResult(th, st.g, vals[0])
+			}
 		}
 		e.addStep(rec, st)
 		e.endInstr(st)
 		fc.rets = append(fc.rets, st)
 		return nil, pc + 1
 	case program.OpExit:
+		if in.Rhs != nil {
+			vals := e.loadCells(c, in.Rhs, g)
+			e.setResult(th, st.g, vals[0])
+		}
 		e.addStep(rec, st)
 		if st.blk != nil {
 			e.endBlock(st)
@@ -384,9 +405,18 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 		e.ensureBlock(st, th, in)
 		t := e.eval(c, in.Rhs, g)
 		ok := e.fresh("join", 0)
-		e.joins = append(e.joins, joinRec{blk: st.blk, t: e.convert(t, in.Rhs.Type(), program.LLongType), ok: ok})
+		jr := joinRec{blk: st.blk, t: e.convert(t, in.Rhs.Type(), program.LLongType), ok: ok}
 		st.g = e.name(and(st.g, ok))
 		rec.g = st.g
+		if in.Lhs != nil {
+			// the result of the thread joined, bound in finish (the
+			// thread may not have been executed yet)
+			a := e.addr(st, c, in.Lhs, st.g)
+			r := e.freshVal("jres", e.voidPtr())
+			jr.res = &r
+			e.store(c, a, in.Lhs.Type(), e.convertCell(r, in.Lhs.Type()), st.g)
+		}
+		e.joins = append(e.joins, jr)
 		e.addStep(rec, st)
 		e.endInstr(st)
 	case program.OpLock, program.OpUnlock:

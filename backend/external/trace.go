@@ -288,9 +288,12 @@ func (f *follower) unblock(t int) bool {
 			if in == nil {
 				break
 			}
-			switch in.Op {
-			case program.OpGoto, program.OpSkip, program.OpAssume, program.OpLock, program.OpUnlock,
-				program.OpAtomicBegin, program.OpAtomicEnd, program.OpReturn, program.OpJoin, program.OpExit:
+			switch {
+			case in.Op == program.OpJoin && in.Lhs != nil: // stores the result: a write like any other
+				i = maxAdvance
+				continue
+			case in.Op == program.OpGoto, in.Op == program.OpSkip, in.Op == program.OpAssume, in.Op == program.OpLock, in.Op == program.OpUnlock,
+				in.Op == program.OpAtomicBegin, in.Op == program.OpAtomicEnd, in.Op == program.OpReturn, in.Op == program.OpJoin, in.Op == program.OpExit:
 			default:
 				i = maxAdvance
 				continue

@@ -16,6 +16,11 @@
 // zero (assume(v == 2), assume(v >= 1 && v < 4), a switch-like chain of
 // comparisons with constants) and a global array indexed by such inputs,
 // for tests of the explicit-state search's finite domains.
+//
+// GenerateResults makes the threads end with a result (the address of a
+// global, chosen by conditions, returned or passed to pthread_exit) that
+// main receives through pthread_join and tests in its assertion, for tests
+// of thread results.
 package progen
 
 import (
@@ -45,8 +50,16 @@ func GenerateDomains(seed int64) string {
 	return g.program()
 }
 
+// GenerateResults returns the C text of the program for seed with thread
+// results (see the package comment).
+func GenerateResults(seed int64) string {
+	g := &gen{r: rand.New(rand.NewSource(seed)), results: true}
+	return g.program()
+}
+
 type gen struct {
 	r       *rand.Rand
+	results bool     // GenerateResults: threads return addresses that main joins
 	domains bool     // GenerateDomains: a[], ranged inputs
 	ranged  []string // locals known to lie in [0, 4)
 	b       strings.Builder
@@ -98,7 +111,17 @@ func (g *gen) program() string {
 		if g.r.Intn(3) == 0 {
 			g.p("assert(%s);", g.cond())
 		}
-		g.p("return 0;")
+		if g.results {
+			if g.r.Intn(2) == 0 {
+				g.p("if (%s) pthread_exit(&%s);", g.cond(), g.global())
+			}
+			if g.r.Intn(2) == 0 {
+				g.p("if (%s) return &%s;", g.cond(), g.global())
+			}
+			g.p("return &%s;", g.global())
+		} else {
+			g.p("return 0;")
+		}
 		g.depth--
 		g.p("}")
 	}
@@ -107,6 +130,9 @@ func (g *gen) program() string {
 	g.locals, g.ranged = nil, nil
 	for t := 0; t < nt; t++ {
 		g.p("pthread_t h%d;", t)
+		if g.results {
+			g.p("void *r%d = 0;", t)
+		}
 	}
 	for t := 0; t < nt; t++ {
 		g.p("pthread_create(&h%d, 0, t%d, 0);", t, t)
@@ -114,12 +140,30 @@ func (g *gen) program() string {
 	if g.r.Intn(2) == 0 {
 		g.block(1 + g.r.Intn(2))
 	}
+	var joined []int
 	for t := 0; t < nt; t++ {
 		if g.r.Intn(4) != 0 {
-			g.p("pthread_join(h%d, 0);", t)
+			if g.results {
+				g.p("pthread_join(h%d, &r%d);", t, t)
+				joined = append(joined, t)
+			} else {
+				g.p("pthread_join(h%d, 0);", t)
+			}
 		}
 	}
-	g.p("assert(%s);", g.cond())
+	if len(joined) > 0 {
+		t := joined[g.r.Intn(len(joined))]
+		switch g.r.Intn(3) {
+		case 0:
+			g.p("assert(r%d != &%s || %s);", t, g.global(), g.cond())
+		case 1:
+			g.p("assert(*(int *)r%d != %d || %s);", t, g.r.Intn(3), g.cond())
+		default:
+			g.p("assert(r%d == &%s);", t, g.global())
+		}
+	} else {
+		g.p("assert(%s);", g.cond())
+	}
 	g.p("return 0;")
 	g.depth--
 	g.p("}")
@@ -283,3 +327,6 @@ func (g *gen) domainStmt() {
 		g.p("a[%s] = %s;", g.ranged[g.r.Intn(len(g.ranged))], g.expr())
 	}
 }
+
+// global returns the name of a random global.
+func (g *gen) global() string { return g.globals[g.r.Intn(len(g.globals))] }
