@@ -319,7 +319,9 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 	switch res.Verdict {
 	case backend.Safe:
 		rep.Verdict = backend.Safe
-		rep.Proof = res.Proof
+		// a check that cut no run (Complete) proves the program: its
+		// unwinding assertions hold whether or not they were asked for
+		rep.Proof = res.Proof || res.Complete
 		rep.Bounds = res.Bounds
 	case backend.Unsafe:
 		run, prop, opaque, err := Judge(p, res.Run)

@@ -143,7 +143,9 @@ func Lookup(tool, path string) (string, error) {
 		if err != nil {
 			return "", program.Errorf(program.Internal, "%s: binary %s not found: %v", tool, path, err)
 		}
-		return found, nil
+		// absolute: the checker runs in its own temporary directory, where
+		// a relative name (--esbmc bin/esbmc) means nothing
+		return filepath.Abs(found)
 	}
 	if found, err := exec.LookPath(tool); err == nil {
 		return found, nil
