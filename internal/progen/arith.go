@@ -125,3 +125,67 @@ func (g *arithGen) expr(d int) string {
 	// unary minus in an unsigned type
 	return fmt.Sprintf("(-(%s)(%s))", ut, x)
 }
+
+// GenerateAtomics returns a concurrent program whose threads update _Atomic
+// globals only by read-modify-writes of one commutative family each (++,
+// --, += and -= on some; ^= on others) with values computed from private
+// locals, and whose main joins every thread. Every schedule gives the same
+// final values, so a single gcc -pthread run decides them: a model that
+// lost an atomic update (an increment that read a stale value) would
+// compute others. Globals lists the _Atomic globals.
+func GenerateAtomics(seed int64) Arith {
+	r := rand.New(rand.NewSource(seed))
+	types := []string{"int", "unsigned char", "long long", "unsigned"}
+	var b strings.Builder
+	var a Arith
+	b.WriteString("#include <pthread.h>\n")
+	n := 1 + r.Intn(3)
+	xor := make([]bool, n)
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("c%d", i)
+		a.Globals = append(a.Globals, name)
+		xor[i] = r.Intn(3) == 0
+		fmt.Fprintf(&b, "_Atomic %s %s = %d;\n", types[r.Intn(len(types))], name, r.Intn(300)-50)
+	}
+	nt := 2 + r.Intn(2)
+	for t := 0; t < nt; t++ {
+		fmt.Fprintf(&b, "void *t%d(void *arg) {\n  int l = %d;\n", t, r.Intn(7)-3)
+		for k := 0; k < 1+r.Intn(4); k++ {
+			i := r.Intn(n)
+			c := a.Globals[i]
+			if r.Intn(3) == 0 {
+				fmt.Fprintf(&b, "  l = l * %d + %d;\n", r.Intn(3)+1, r.Intn(5))
+			}
+			if xor[i] {
+				fmt.Fprintf(&b, "  %s ^= l + %d;\n", c, r.Intn(256))
+				continue
+			}
+			switch r.Intn(5) {
+			case 0:
+				fmt.Fprintf(&b, "  %s++;\n", c)
+			case 1:
+				fmt.Fprintf(&b, "  --%s;\n", c)
+			case 2:
+				fmt.Fprintf(&b, "  %s += %d;\n", c, r.Intn(200))
+			case 3:
+				fmt.Fprintf(&b, "  %s -= l;\n", c)
+			default:
+				fmt.Fprintf(&b, "  %s += l * %d;\n", c, r.Intn(9)-4)
+			}
+		}
+		b.WriteString("  return 0;\n}\n")
+	}
+	b.WriteString("int main(void) {\n")
+	for t := 0; t < nt; t++ {
+		fmt.Fprintf(&b, "  pthread_t h%d;\n", t)
+	}
+	for t := 0; t < nt; t++ {
+		fmt.Fprintf(&b, "  pthread_create(&h%d, 0, t%d, 0);\n", t, t)
+	}
+	for t := 0; t < nt; t++ {
+		fmt.Fprintf(&b, "  pthread_join(h%d, 0);\n", t)
+	}
+	b.WriteString("  return 0;\n}\n")
+	a.Src = b.String()
+	return a
+}
