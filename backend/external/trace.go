@@ -238,8 +238,12 @@ func (f *follower) runInvisible(t int) {
 		if in == nil || !f.st.Enabled(t) {
 			return
 		}
-		switch in.Op {
-		case program.OpGoto, program.OpSkip, program.OpAssume, program.OpLock, program.OpUnlock, program.OpAtomicBegin, program.OpAtomicEnd:
+		switch {
+		case in.Op == program.OpGoto, in.Op == program.OpSkip, in.Op == program.OpAssume, in.Op == program.OpLock, in.Op == program.OpUnlock,
+			in.Op == program.OpAtomicBegin, in.Op == program.OpAtomicEnd, in.Op == program.OpReturn, in.Op == program.OpExit:
+			// (a return stores, if at all, into the caller's lvalue: the
+			// trace shows that store at the call's line, after the return)
+		case in.Op == program.OpJoin && f.privateStore(t, in):
 		default:
 			return
 		}
@@ -289,7 +293,7 @@ func (f *follower) unblock(t int) bool {
 				break
 			}
 			switch {
-			case in.Op == program.OpJoin && in.Lhs != nil: // stores the result: a write like any other
+			case in.Op == program.OpJoin && !f.privateStore(u, in): // stores the result into shared memory: a write like any other
 				i = maxAdvance
 				continue
 			case in.Op == program.OpGoto, in.Op == program.OpSkip, in.Op == program.OpAssume, in.Op == program.OpLock, in.Op == program.OpUnlock,
@@ -482,4 +486,23 @@ func (f *follower) exec(t int, cur program.Label, s *State) (err error) {
 		f.called[t] = append(f.called[t], cur)
 	}
 	return nil
+}
+
+// privateStore reports whether in (of thread t) stores nothing, or only
+// into a local of its function whose address is never taken: a store no
+// other thread can see, so running it early changes no other step.
+func (f *follower) privateStore(t int, in *program.Instr) bool {
+	if in.Lhs == nil {
+		return true
+	}
+	r, ok := in.Lhs.(*program.Ref)
+	if !ok || !r.Local {
+		return false
+	}
+	fn := f.ix.Func[f.st.Next(t)]
+	if fn == nil {
+		return false
+	}
+	v := fn.Var(r.Name)
+	return v != nil && !v.AddrTaken
 }
