@@ -214,7 +214,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 	}
 	run := func(ctx context.Context) (answer, error) {
 		if c.opts.Mode == ModePlain {
-			res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
+			res, err := checkBackend(ctx, c.opts.Backend, work, c.opts.Bounds, c.log)
 			return answer{res: res}, err
 		}
 		vo := c.opts.Options

@@ -136,6 +136,14 @@ func KindOf(err error) ErrKind { return program.KindOf(err) }
 // ErrNoBackend is returned when no backend is configured.
 var ErrNoBackend = errors.New("no backend")
 
+// ErrUnfollowable is in the error of a backend that reports a violation
+// whose counterexample does not lead to it on the program it was given
+// (CBMC 5.4, for one, prints no step of a thread other than main). The
+// violation may still be real: the caller may look for it another way
+// (cegpv.Check runs the explicit-state search, see checkBackend), but the
+// trace itself is never a FALSE.
+var ErrUnfollowable = errors.New("the trace does not lead to the violation")
+
 // Incremental is implemented by backends that keep an encoded program alive
 // in their solver, so that the CEGPV loop can force and exclude orders of
 // steps with constraints over clocks instead of re-encoding instrumented

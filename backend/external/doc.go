@@ -26,12 +26,10 @@
 //     the reported assertion failing (or cannot be followed) is an error of
 //     kind BadOutput, so the verdict is UNKNOWN, never FALSE and never a
 //     Safe. The run returned replays with interp.Replay.
-//   - When the trace cannot be followed (ErrUnfollowable: CBMC 5.4 prints
-//     no step of any thread but main), Job.Check looks for the violation
-//     with the explicit-state search on the program within the same bounds
-//     (half the time left, finite nondeterminism only): a violation found
-//     is a replayed run (Unsafe); none found, or a search that gives up,
-//     leaves the BadOutput error.
+//   - When the trace cannot be followed, the error wraps
+//     backend.ErrUnfollowable (CBMC 5.4 prints no step of any thread but
+//     main). Looking for the violation another way is a verdict policy, so
+//     it is not here: cegpv.Check runs the explicit-state search then.
 //   - Thread numbering: the checkers number threads by creation, main 0,
 //     like program.Step.Thread.
 package external
