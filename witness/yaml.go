@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,15 +63,10 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 	if run == nil || run.Violated == "" || len(run.Steps) == 0 {
 		return nil, program.Errorf(program.Internal, "witness: the run ends in no violation")
 	}
-	src, err := os.ReadFile(info.ProgramFile)
+	meta, nlines, err := yamlMetadata(info)
 	if err != nil {
-		return nil, program.Errorf(program.Internal, "witness: reading the program file: %v", err)
+		return nil, err
 	}
-	nlines := strings.Count(string(src), "\n")
-	if len(src) > 0 && src[len(src)-1] != '\n' {
-		nlines++
-	}
-	sum := sha256.Sum256(src)
 	ix := program.NewIndex(p)
 	inFile := func(pos program.Pos) bool { return pos.Line >= 1 && pos.Line <= nlines }
 	loc := func(l program.Label) yLocation {
@@ -132,13 +128,55 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 		return nil, program.Errorf(program.Internal, "witness: the violated assertion has no line in %s", info.ProgramFile)
 	}
 	add(yWaypoint{Type: "target", Action: "follow", Location: loc(tgt.Label)})
+	entry := struct {
+		EntryType string     `yaml:"entry_type"`
+		Metadata  yMetadata  `yaml:"metadata"`
+		Content   []ySegment `yaml:"content"`
+	}{"violation_sequence", meta, content}
+	return yaml.Marshal([]any{entry})
+}
+
+type yTask struct {
+	InputFiles      []string          `yaml:"input_files"`
+	InputFileHashes map[string]string `yaml:"input_file_hashes"`
+	Specification   string            `yaml:"specification"`
+	DataModel       string            `yaml:"data_model"`
+	Language        string            `yaml:"language"`
+}
+
+type yProducer struct {
+	Name    string `yaml:"name"`
+	Version string `yaml:"version"`
+}
+
+type yMetadata struct {
+	FormatVersion string    `yaml:"format_version"`
+	UUID          string    `yaml:"uuid"`
+	CreationTime  string    `yaml:"creation_time"`
+	Producer      yProducer `yaml:"producer"`
+	Task          yTask     `yaml:"task"`
+}
+
+// yamlMetadata returns the metadata of a format 2.0 entry for info (a
+// fresh version 4 UUID, the program file's SHA-256) and the number of
+// lines of the program file.
+func yamlMetadata(info Info) (yMetadata, int, error) {
+	src, err := os.ReadFile(info.ProgramFile)
+	if err != nil {
+		return yMetadata{}, 0, program.Errorf(program.Internal, "witness: reading the program file: %v", err)
+	}
+	nlines := strings.Count(string(src), "\n")
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		nlines++
+	}
+	sum := sha256.Sum256(src)
 	now := info.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
 	var u [16]byte
 	if _, err := rand.Read(u[:]); err != nil {
-		return nil, program.Errorf(program.Internal, "witness: uuid: %v", err)
+		return yMetadata{}, 0, program.Errorf(program.Internal, "witness: uuid: %v", err)
 	}
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
@@ -146,35 +184,54 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 	if version == "" {
 		version = "unknown"
 	}
-	type task struct {
-		InputFiles      []string          `yaml:"input_files"`
-		InputFileHashes map[string]string `yaml:"input_file_hashes"`
-		Specification   string            `yaml:"specification"`
-		DataModel       string            `yaml:"data_model"`
-		Language        string            `yaml:"language"`
-	}
-	type producer struct {
-		Name    string `yaml:"name"`
-		Version string `yaml:"version"`
-	}
-	type metadata struct {
-		FormatVersion string   `yaml:"format_version"`
-		UUID          string   `yaml:"uuid"`
-		CreationTime  string   `yaml:"creation_time"`
-		Producer      producer `yaml:"producer"`
-		Task          task     `yaml:"task"`
-	}
-	entry := struct {
-		EntryType string     `yaml:"entry_type"`
-		Metadata  metadata   `yaml:"metadata"`
-		Content   []ySegment `yaml:"content"`
-	}{"violation_sequence", metadata{
+	return yMetadata{
 		FormatVersion: "2.0",
 		UUID:          fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]),
 		CreationTime:  now.UTC().Format(time.RFC3339),
-		Producer:      producer{name, version},
-		Task: task{[]string{info.ProgramFile}, map[string]string{info.ProgramFile: hex.EncodeToString(sum[:])},
+		Producer:      yProducer{name, version},
+		Task: yTask{[]string{info.ProgramFile}, map[string]string{info.ProgramFile: hex.EncodeToString(sum[:])},
 			formula(info.Specification), string(info.Model), "C"},
-	}, content}
+	}, nlines, nil
+}
+
+type yInvariant struct {
+	Type     string    `yaml:"type"`
+	Location yLocation `yaml:"location"`
+	Value    string    `yaml:"value"`
+	Format   string    `yaml:"format"`
+}
+
+// CorrectnessYAML returns a YAML (format 2.0) correctness witness for p:
+// an invariant_set entry with the trivial location invariant 1 at main's
+// first statement that has a line in the program file (cegpv computes no
+// invariants; like the GraphML correctness witness, it states the verdict
+// and the task, and a validator must find the proof itself).
+func CorrectnessYAML(info Info, p *program.Program) ([]byte, error) {
+	meta, nlines, err := yamlMetadata(info)
+	if err != nil {
+		return nil, err
+	}
+	var at *program.Instr
+	if m := p.Func("main"); m != nil {
+		for _, in := range m.Body {
+			if in.Pos.Line >= 1 && in.Pos.Line <= nlines && filepath.Base(in.Pos.File) == filepath.Base(info.ProgramFile) {
+				at = in
+				break
+			}
+		}
+	}
+	if at == nil {
+		return nil, program.Errorf(program.Internal, "witness: main has no statement with a line in %s", info.ProgramFile)
+	}
+	type item struct {
+		Invariant yInvariant `yaml:"invariant"`
+	}
+	entry := struct {
+		EntryType string    `yaml:"entry_type"`
+		Metadata  yMetadata `yaml:"metadata"`
+		Content   []item    `yaml:"content"`
+	}{"invariant_set", meta, []item{{yInvariant{Type: "location_invariant",
+		Location: yLocation{FileName: info.ProgramFile, Line: at.Pos.Line, Column: max(at.Pos.Col, 1), Function: "main"},
+		Value:    "1", Format: "c_expression"}}}}
 	return yaml.Marshal([]any{entry})
 }

@@ -80,3 +80,43 @@ func TestViolationYAML(t *testing.T) {
 		})
 	}
 }
+
+// TestCorrectnessYAML checks the YAML 2.0 correctness witness: one
+// invariant_set entry with the metadata of a violation witness (format
+// 2.0, the program's SHA-256, the LTL formula) and one location invariant,
+// the trivial one, at a line of main inside the program file.
+func TestCorrectnessYAML(t *testing.T) {
+	for _, name := range []string{"spin_ticket_safe.c", "join_result_safe.c"} {
+		file := filepath.Join("../testdata/progs", name)
+		b, err := CorrectnessYAML(Info{ProgramFile: file, Specification: unreach, Producer: "cegpv test", Model: program.ILP32}, lower(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var es []struct {
+			EntryType string `yaml:"entry_type"`
+			Metadata  yMetadata
+			Content   []struct{ Invariant yInvariant }
+		}
+		if err := yaml.Unmarshal(b, &es); err != nil {
+			t.Fatalf("%v\n%s", err, b)
+		}
+		if len(es) != 1 {
+			t.Fatalf("%s: %d entries", name, len(es))
+		}
+		e, m := es[0], es[0].Metadata
+		src, _ := os.ReadFile(file)
+		sum := sha256.Sum256(src)
+		if e.EntryType != "invariant_set" || m.FormatVersion != "2.0" || len(m.UUID) != 36 || m.Task.Specification != "G ! call(reach_error())" ||
+			m.Task.DataModel != "ILP32" || m.Task.InputFileHashes[file] != hex.EncodeToString(sum[:]) || len(m.Task.InputFiles) != 1 {
+			t.Errorf("%s: entry %+v", name, e)
+		}
+		if len(e.Content) != 1 {
+			t.Fatalf("%s: %d invariants", name, len(e.Content))
+		}
+		inv := e.Content[0].Invariant
+		if inv.Type != "location_invariant" || inv.Value != "1" || inv.Format != "c_expression" || inv.Location.FileName != file ||
+			inv.Location.Function != "main" || inv.Location.Line < 1 || inv.Location.Line > strings.Count(string(src), "\n") || inv.Location.Column < 1 {
+			t.Errorf("%s: invariant %+v", name, inv)
+		}
+	}
+}

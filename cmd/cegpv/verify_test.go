@@ -265,6 +265,7 @@ func TestVerifySVCOMP(t *testing.T) {
 		{"../../testdata/progs/lazy_counter_unsafe.c", "v.graphml", "FALSE(unreach-call)", "violation_witness", exitUnsafe},
 		{"../../testdata/progs/lazy_counter_unsafe.c", "v.yml", "FALSE(unreach-call)", "violation_sequence", exitUnsafe},
 		{"../../testdata/progs/locked_counter_safe.c", "c.graphml", "TRUE", "correctness_witness", exitSafe},
+		{"../../testdata/progs/locked_counter_safe.c", "c.yml", "TRUE", "invariant_set", exitSafe},
 	} {
 		var out, errb bytes.Buffer
 		w := filepath.Join(dir, tc.witness)

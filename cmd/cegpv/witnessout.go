@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"cegpv.dev/cegpv/svcomp"
@@ -17,7 +16,7 @@ const unreachCall = "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )\n"
 // writeWitness writes the SV-COMP witness of o to path: a violation
 // witness built from the replayed run of a FALSE (GraphML 1.0 for
 // .graphml, YAML 2.0 for .yml and .yaml), a correctness witness for a
-// TRUE (GraphML; no YAML correctness witness yet). UNKNOWN writes none.
+// TRUE (the same formats: the trivial invariant). UNKNOWN writes none.
 func writeWitness(path string, o *outcome, prop *svcomp.Property, cf *commonFlags) error {
 	model, err := cf.dataModel()
 	if err != nil {
@@ -41,9 +40,13 @@ func writeWitness(path string, o *outcome, prop *svcomp.Property, cf *commonFlag
 		}
 	case "TRUE":
 		if yaml {
-			return fmt.Errorf("%s: no YAML correctness witness (use .graphml)", filepath.Base(path))
+			if o.prog == nil {
+				return fmt.Errorf("no program to write a correctness witness for")
+			}
+			out, err = witness.CorrectnessYAML(info, o.prog)
+		} else {
+			out, err = witness.Correctness(info)
 		}
-		out, err = witness.Correctness(info)
 	default:
 		return nil
 	}
