@@ -60,16 +60,7 @@ func TestArithmeticAgainstGCC(t *testing.T) {
 		}
 		// the encoding: the values hold, and a wrong one is refuted
 		for _, wrong := range []bool{false, true} {
-			var conds []string
-			for i, g := range a.Globals {
-				v := want[i]
-				if wrong && i == int(seed)%len(a.Globals) {
-					v ^= 1
-				}
-				conds = append(conds, fmt.Sprintf("(long long)%s == %s", g, llConst(v)))
-			}
-			src := strings.Replace(a.Src, "  return 0;\n}", "  assert("+strings.Join(conds, " && ")+");\n  return 0;\n}", 1)
-			src = "#include <assert.h>\n" + src
+			src := assertFinal(a, want, seed, wrong)
 			q, err := frontend.Lower("arith.c", []byte(src), frontend.Options{Model: program.LP64})
 			if err != nil {
 				t.Fatalf("seed %d: lower: %v\n%s", seed, err, src)
@@ -86,6 +77,22 @@ func TestArithmeticAgainstGCC(t *testing.T) {
 			}
 		}
 	}
+}
+
+// assertFinal returns a's source with an assertion before main's return
+// that the globals have the values want (gcc's), one of them changed when
+// wrong.
+func assertFinal(a progen.Arith, want []int64, seed int64, wrong bool) string {
+	var conds []string
+	for i, g := range a.Globals {
+		v := want[i]
+		if wrong && i == int(seed)%len(a.Globals) {
+			v ^= 1
+		}
+		conds = append(conds, fmt.Sprintf("(long long)%s == %s", g, llConst(v)))
+	}
+	k := strings.LastIndex(a.Src, "  return 0;\n}") // main is last
+	return "#include <assert.h>\n" + a.Src[:k] + "  assert(" + strings.Join(conds, " && ") + ");\n" + a.Src[k:]
 }
 
 // llConst is v as a C long long constant (the most negative one has no
@@ -151,16 +158,7 @@ func TestAtomicsAgainstGCC(t *testing.T) {
 		a := progen.GenerateAtomics(seed)
 		want := gccGlobals(t, dir, seed, a)
 		for _, wrong := range []bool{false, true} {
-			var conds []string
-			for i, g := range a.Globals {
-				v := want[i]
-				if wrong && i == int(seed)%len(a.Globals) {
-					v ^= 1
-				}
-				conds = append(conds, fmt.Sprintf("(long long)%s == %s", g, llConst(v)))
-			}
-			k := strings.LastIndex(a.Src, "  return 0;\n}")
-			src := "#include <assert.h>\n" + a.Src[:k] + "  assert(" + strings.Join(conds, " && ") + ");\n" + a.Src[k:]
+			src := assertFinal(a, want, seed, wrong)
 			p, err := frontend.Lower("atomics.c", []byte(src), frontend.Options{Model: program.LP64})
 			if err != nil {
 				t.Fatalf("seed %d: lower: %v\n%s", seed, err, src)
