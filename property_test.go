@@ -172,7 +172,7 @@ func lowerSrc(src string) (*program.Program, error) {
 // TestGuardedPrograms compares the explicit-state search with the symbolic
 // encoding on generated programs whose global s is touched only under the
 // mutex, where the search runs each critical section on s without
-// interleaving (interp/locks.go): the reduction must not change a verdict.
+// interleaving (analysis/locks.go): the reduction must not change a verdict.
 func TestGuardedPrograms(t *testing.T) {
 	n := 80
 	if testing.Short() {

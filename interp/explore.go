@@ -10,16 +10,17 @@ import (
 	"sort"
 	"strings"
 
+	"cegpv.dev/cegpv/analysis"
 	"cegpv.dev/cegpv/internal/heap"
 	"cegpv.dev/cegpv/program"
 )
 
 // Explorable returns nil when Explore can search p, or why not: a draw
-// without a finite domain (see domains.go). It is cheap (a static
+// without a finite domain (see package analysis, Domains). It is cheap (a static
 // analysis).
 func Explorable(p *program.Program) (err error) {
 	defer program.Recover(&err)
-	_, err = domains(p)
+	_, err = analysis.Domains(p)
 	return err
 }
 
@@ -101,7 +102,7 @@ const threadCapReached = "thread cap"
 
 // Explore decides, by exhaustive explicit-state search, whether some run of
 // p within the bounds violates an assertion. It is a model checker for
-// programs whose nondeterminism is finite (see domains.go): every
+// programs whose nondeterminism is finite (see package analysis, Domains): every
 // interleaving (with the atomic-section semantics of Replay), every value
 // of every draw from its finite domain and every target of a multi-target
 // goto is tried, and visited states are stored in full, so the search is
@@ -139,7 +140,7 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (_ *E
 	if opts.MaxHeap == 0 {
 		opts.MaxHeap = 768 << 20
 	}
-	doms, err := domains(p)
+	doms, err := analysis.Domains(p)
 	if err != nil {
 		return &ExploreResult{Reason: err.Error()}, nil
 	}
@@ -207,23 +208,23 @@ type explorer struct {
 	loops map[*program.Instr][2]int
 	// private: instructions that touch only private locals of their thread
 	private map[*program.Instr]bool
-	live    map[*program.Func][][]bool // see liveLocals
-	priv    *privacy                   // see private.go
+	live    map[*program.Func][][]bool // see analysis.LiveLocals
+	priv    *analysis.Privacy          // see analysis.Privacy
 	sym     bool                       // thread permutations are one state
 }
 
 // analyse fills loops, live, priv, private and sym.
 func (x *explorer) analyse() {
 	sym := true
-	taken := takenAddrs(x.p)
+	taken := analysis.TakenAddrs(x.p)
 	x.live = map[*program.Func][][]bool{}
 	for _, f := range x.p.Funcs {
-		x.live[f] = liveLocals(f, taken)
+		x.live[f] = analysis.LiveLocals(f, taken)
 	}
-	es := analyseEscapes(x.p, taken)
+	es := analysis.AnalyseEscapes(x.p, taken)
 	shared := map[string]bool{}
 	for k := range taken {
-		if es.kept[k] {
+		if es.Kept[k] {
 			continue // only its own thread, in calls it makes, can access it
 		}
 		shared[k] = true
@@ -231,7 +232,7 @@ func (x *explorer) analyse() {
 			sym = false // pointers to locals name their thread
 		}
 	}
-	x.priv = &privacy{p: x.p, taken: shared, locks: analyseLocks(x.p), esc: es}
+	x.priv = &analysis.Privacy{P: x.p, Taken: shared, Locks: analysis.AnalyseLocks(x.p), Esc: es}
 	handles := map[string]bool{}
 	for _, f := range x.p.Funcs {
 		for i, in := range f.Body {
@@ -242,13 +243,13 @@ func (x *explorer) analyse() {
 				sym = false
 			}
 			if in.Op == program.OpSpawn && in.Lhs != nil {
-				if r := root(in.Lhs); r != nil {
-					handles[varKey(f, r)] = true
+				if r := analysis.Root(in.Lhs); r != nil {
+					handles[analysis.VarKey(f, r)] = true
 				} else {
 					sym = false
 				}
 			}
-			x.private[in] = x.priv.step(f, i)
+			x.private[in] = x.priv.Step(f, i)
 		}
 	}
 	// a handle is read when it occurs anywhere but as a Spawn's Lhs
@@ -258,7 +259,7 @@ func (x *explorer) analyse() {
 				if in.Op == program.OpSpawn && e == in.Lhs {
 					continue
 				}
-				for _, k := range refs(f, e) {
+				for _, k := range analysis.Refs(f, e) {
 					if handles[k] {
 						sym = false
 					}
@@ -400,11 +401,11 @@ func (x *explorer) privateNext(t *thread) bool {
 			if caller.vars[name] != o {
 				return false
 			}
-			if x.priv.taken[caller.fn.Name+"::"+name] {
+			if x.priv.Taken[caller.fn.Name+"::"+name] {
 				return false
 			}
 		}
-		return x.priv.expr(fr.fn, fr.pc, in.Rhs)
+		return x.priv.Expr(fr.fn, fr.pc, in.Rhs)
 	}
 	return x.private[in]
 }

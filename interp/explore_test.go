@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cegpv.dev/cegpv/analysis"
 	"cegpv.dev/cegpv/frontend"
 	P "cegpv.dev/cegpv/program"
 )
@@ -109,7 +110,7 @@ func TestDomains(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := lowerC(t, c.name+".c", head+"int main(void) {\n"+c.body+"\nreturn 0;\n}\n")
-			doms, err := domains(p)
+			doms, err := analysis.Domains(p)
 			if c.want != "" {
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("want an error with %q, got %v", c.want, err)

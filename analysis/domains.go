@@ -1,4 +1,4 @@
-package interp
+package analysis
 
 import (
 	"fmt"
@@ -50,14 +50,14 @@ import (
 // an uninitialised relevant local that may be read) ranges over its whole
 // type, and the program is not explorable.
 
-// domains returns the values to enumerate for the draws of each
+// Domains returns the values to enumerate for the draws of each
 // instruction that draws, or an error naming the first draw that has no
 // finite domain.
-func domains(p *program.Program) (map[*program.Instr][]int64, error) {
+func Domains(p *program.Program) (map[*program.Instr][]int64, error) {
 	rel := relevantVars(p)
-	taken := takenAddrs(p)
+	taken := TakenAddrs(p)
 	truth := truthVars(p, taken)
-	es := analyseEscapes(p, taken)
+	es := AnalyseEscapes(p, taken)
 	zero, bin := []int64{0}, []int64{0, 1}
 	out := map[*program.Instr][]int64{}
 	for _, f := range p.Funcs {
@@ -258,15 +258,15 @@ func truthVars(p *program.Program, taken map[string]bool) map[string]bool {
 			for _, in := range f.Body {
 				operands(in, func(e, x program.Expr, c valueCtx) {
 					r, ok := x.(*program.Ref)
-					if !ok || !cand[varKey(f, r)] || c == ctxTruth {
+					if !ok || !cand[VarKey(f, r)] || c == ctxTruth {
 						return
 					}
 					if in.Op == program.OpAssign && e == in.Rhs && program.StripCasts(e) == x {
-						if l, ok := in.Lhs.(*program.Ref); ok && cand[varKey(f, l)] {
+						if l, ok := in.Lhs.(*program.Ref); ok && cand[VarKey(f, l)] {
 							return // a copy into another truth variable
 						}
 					}
-					delete(cand, varKey(f, r))
+					delete(cand, VarKey(f, r))
 					changed = true
 				})
 			}
@@ -293,10 +293,12 @@ func isZero(e program.Expr) bool {
 // isTruthVar reports whether lv is a variable of truth.
 func isTruthVar(f *program.Func, lv program.Expr, truth map[string]bool) bool {
 	r, ok := lv.(*program.Ref)
-	return ok && truth[varKey(f, r)]
+	return ok && truth[VarKey(f, r)]
 }
 
-func varKey(f *program.Func, r *program.Ref) string {
+// VarKey is the key of variable r in f: "<func>::<name>" for a local,
+// the name for a global.
+func VarKey(f *program.Func, r *program.Ref) string {
 	if r.Local {
 		return f.Name + "::" + r.Name
 	}
@@ -305,9 +307,9 @@ func varKey(f *program.Func, r *program.Ref) string {
 
 func retKey(f *program.Func) string { return f.Name + "::<return>" }
 
-// root returns the variable an lvalue designates (part of), or nil when it
+// Root returns the variable an lvalue designates (part of), or nil when it
 // is reached through a pointer.
-func root(e program.Expr) *program.Ref {
+func Root(e program.Expr) *program.Ref {
 	for {
 		switch x := e.(type) {
 		case *program.Ref:
@@ -327,16 +329,16 @@ func root(e program.Expr) *program.Ref {
 // storesRelevant reports whether a store to lhs (in f) may change a relevant
 // variable.
 func storesRelevant(f *program.Func, lhs program.Expr, rel map[string]bool) bool {
-	r := root(lhs)
-	return r == nil || rel[varKey(f, r)]
+	r := Root(lhs)
+	return r == nil || rel[VarKey(f, r)]
 }
 
-// refs returns the keys of the variables e reads (in f).
-func refs(f *program.Func, e program.Expr) []string {
+// Refs returns the keys of the variables e reads (in f).
+func Refs(f *program.Func, e program.Expr) []string {
 	var out []string
 	program.Walk(e, func(x program.Expr) bool {
 		if r, ok := x.(*program.Ref); ok {
-			out = append(out, varKey(f, r))
+			out = append(out, VarKey(f, r))
 		}
 		return true
 	})
@@ -356,7 +358,7 @@ func relevantVars(p *program.Program) map[string]bool {
 			}
 		}
 	}
-	for k := range takenAddrs(p) {
+	for k := range TakenAddrs(p) {
 		rel[k] = true
 	}
 	// sensitive subexpressions of e (in f): indices, dereferenced
@@ -365,12 +367,12 @@ func relevantVars(p *program.Program) map[string]bool {
 		program.Walk(e, func(x program.Expr) bool {
 			switch x := x.(type) {
 			case *program.Index:
-				mark(refs(f, x.I))
+				mark(Refs(f, x.I))
 			case *program.Deref:
-				mark(refs(f, x.X))
+				mark(Refs(f, x.X))
 			case *program.Binary:
 				if x.Op == program.Div || x.Op == program.Rem || x.Op == program.Shl || x.Op == program.Shr {
-					mark(refs(f, x.Y))
+					mark(Refs(f, x.Y))
 				}
 			}
 			return true
@@ -387,7 +389,7 @@ func relevantVars(p *program.Program) map[string]bool {
 			// through a function pointer, or without a body: every
 			// argument may matter
 			for _, a := range args {
-				mark(refs(f, a))
+				mark(Refs(f, a))
 			}
 			if lhs != nil && storesRelevant(f, lhs, rel) {
 				for _, h := range p.Funcs {
@@ -398,7 +400,7 @@ func relevantVars(p *program.Program) map[string]bool {
 		}
 		for i, a := range args {
 			if i >= len(g.Params) || rel[g.Name+"::"+g.Params[i].Name] {
-				mark(refs(f, a))
+				mark(Refs(f, a))
 			}
 		}
 		if lhs != nil && storesRelevant(f, lhs, rel) {
@@ -415,7 +417,7 @@ func relevantVars(p *program.Program) map[string]bool {
 				switch in.Op {
 				case program.OpAssume, program.OpAssert, program.OpGoto, program.OpJoin,
 					program.OpLock, program.OpUnlock, program.OpFree:
-					mark(refs(f, in.Rhs))
+					mark(Refs(f, in.Rhs))
 					if in.Op == program.OpJoin && in.Lhs != nil && storesRelevant(f, in.Lhs, rel) {
 						// a thread's result: what any function returns
 						// (it may be a start function) or passes to an
@@ -424,27 +426,27 @@ func relevantVars(p *program.Program) map[string]bool {
 							mark([]string{retKey(h)})
 							for _, x := range h.Body {
 								if x.Op == program.OpExit {
-									mark(refs(h, x.Rhs))
+									mark(Refs(h, x.Rhs))
 								}
 							}
 						}
 					}
 				case program.OpAlloc:
-					mark(refs(f, in.Rhs))
-					mark(refs(f, in.Lhs))
+					mark(Refs(f, in.Rhs))
+					mark(Refs(f, in.Lhs))
 				case program.OpAssign:
 					if storesRelevant(f, in.Lhs, rel) {
-						mark(refs(f, in.Rhs))
+						mark(Refs(f, in.Rhs))
 					}
 				case program.OpReturn:
 					if rel[retKey(f)] {
-						mark(refs(f, in.Rhs))
+						mark(Refs(f, in.Rhs))
 					}
 				case program.OpCall:
-					mark(refs(f, in.Func))
+					mark(Refs(f, in.Func))
 					bind(f, in.Func, in.Args, in.Lhs)
 				case program.OpSpawn:
-					mark(refs(f, in.Func))
+					mark(Refs(f, in.Func))
 					bind(f, in.Func, in.Args, nil)
 				}
 			}
@@ -456,7 +458,7 @@ func relevantVars(p *program.Program) map[string]bool {
 // declsUnread returns the indices of f's Decls whose local is assigned as a
 // whole before any read on every path from the Decl (a forward
 // must-analysis of "assigned since its Decl" over f's instructions).
-func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es *escapes) map[int]bool {
+func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es *Escapes) map[int]bool {
 	n := len(f.Body)
 	succs := runSuccs(f)
 	succ := func(pc int) []int {
@@ -545,7 +547,7 @@ func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es 
 			}
 			if a := slices.Index(in.Args, e); a >= 0 && in.Op == program.OpCall && es.callReadFree(p, in, a) {
 				if x, ok := e.(*program.AddrOf); ok {
-					if r, ok := x.X.(*program.Ref); ok && r.Local && es.kept[f.Name+"::"+r.Name] {
+					if r, ok := x.X.(*program.Ref); ok && r.Local && es.Kept[f.Name+"::"+r.Name] {
 						continue // an out argument the callee does not read
 					}
 				}
@@ -557,7 +559,7 @@ func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es 
 	for pc, in := range f.Body {
 		if in.Op == program.OpDecl {
 			v := f.Var(in.Var)
-			if k := f.Name + "::" + in.Var; v != nil && (!taken[k] || es.kept[k]) && !readUnassigned[in.Var] {
+			if k := f.Name + "::" + in.Var; v != nil && (!taken[k] || es.Kept[k]) && !readUnassigned[in.Var] {
 				out[pc] = true
 			}
 		}
@@ -565,19 +567,19 @@ func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es 
 	return out
 }
 
-// takenAddrs returns the keys of the variables whose address the program
+// TakenAddrs returns the keys of the variables whose address the program
 // takes (an AddrOf of the variable or of a part of it; arrays decay to such
 // an AddrOf). Only these can be reached through pointers. It is computed
 // from the program rather than read from Var.AddrTaken, which the front
 // end also sets for addresses it lowers away (&t in pthread_create).
-func takenAddrs(p *program.Program) map[string]bool {
+func TakenAddrs(p *program.Program) map[string]bool {
 	out := map[string]bool{}
 	visit := func(f *program.Func, e program.Expr) {
 		program.Walk(e, func(x program.Expr) bool {
 			if a, ok := x.(*program.AddrOf); ok {
-				if r := root(a.X); r != nil {
+				if r := Root(a.X); r != nil {
 					if r.Local && f != nil {
-						out[varKey(f, r)] = true
+						out[VarKey(f, r)] = true
 					} else if !r.Local {
 						out[r.Name] = true
 					}
@@ -631,7 +633,7 @@ func assumedRange(f *program.Func, pc int, taken map[string]bool) ([]int64, bool
 	default:
 		return nil, false
 	}
-	if !v.Local || taken[varKey(f, v)] || v.T.Kind != program.Int || !v.T.Signed {
+	if !v.Local || taken[VarKey(f, v)] || v.T.Kind != program.Int || !v.T.Signed {
 		return nil, false
 	}
 	lo, hi := int64(-1)<<(v.T.Bits()-1), int64(1)<<(v.T.Bits()-1)-1
@@ -728,7 +730,7 @@ func cmpDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int
 		return nil, false
 	}
 	v, ok := in.Lhs.(*program.Ref)
-	if !ok || !v.Local || taken[varKey(f, v)] || v.T.Kind != program.Int {
+	if !ok || !v.Local || taken[VarKey(f, v)] || v.T.Kind != program.Int {
 		return nil, false
 	}
 	if nd, ok := in.Rhs.(*program.Nondet); !ok || !program.Identical(nd.T, v.T) {
@@ -768,7 +770,7 @@ func cmpDomain(f *program.Func, in *program.Instr, taken map[string]bool) ([]int
 						k, isK := pair[1].(*program.Const)
 						if ok && r.Local && r.Name == v.Name && isK && program.Identical(k.T, v.T) {
 							allowed++
-							consts[normalize(v.T, program.Value{Bits: k.V}).Bits] = true
+							consts[program.Normalize(v.T, k.V)] = true
 							// only comparisons of v order its domain (one
 							// of another variable made an unread v's
 							// empty domain "ordered": index out of range)

@@ -1,4 +1,4 @@
-package interp
+package analysis
 
 import "cegpv.dev/cegpv/program"
 
@@ -25,7 +25,8 @@ type paramEffect struct {
 	mustWrite bool // every path that returns writes *p as a whole
 }
 
-type escapes struct {
+// Escapes is the result of AnalyseEscapes.
+type Escapes struct {
 	// derefOnly[f][i]: f's parameter i is a pointer used only as *p
 	// (possibly through casts) and as an argument of direct calls at
 	// parameters that are deref-only too, and is never assigned.
@@ -33,13 +34,15 @@ type escapes struct {
 	effect    map[*program.Func][]paramEffect
 	// kept: locals (f::v) whose address is taken, but only as a direct
 	// call argument at a deref-only parameter.
-	kept map[string]bool
+	Kept map[string]bool
 	// private[f][i]: see privParam
 	private map[*program.Func][]bool
 }
 
-func analyseEscapes(p *program.Program, taken map[string]bool) *escapes {
-	es := &escapes{derefOnly: map[*program.Func][]bool{}, effect: map[*program.Func][]paramEffect{}, kept: map[string]bool{}}
+// AnalyseEscapes finds the kept locals of p (see the top of the file) given
+// its address-taken variables (TakenAddrs).
+func AnalyseEscapes(p *program.Program, taken map[string]bool) *Escapes {
+	es := &Escapes{derefOnly: map[*program.Func][]bool{}, effect: map[*program.Func][]paramEffect{}, Kept: map[string]bool{}}
 	for _, f := range p.Funcs {
 		d := make([]bool, len(f.Params))
 		e := make([]paramEffect, len(f.Params))
@@ -78,7 +81,7 @@ func analyseEscapes(p *program.Program, taken map[string]bool) *escapes {
 	for _, f := range p.Funcs {
 		for _, v := range f.Locals {
 			if k := f.Name + "::" + v.Name; taken[k] && es.addrOnlyToDerefOnly(p, f, v.Name) {
-				es.kept[k] = true
+				es.Kept[k] = true
 			}
 		}
 	}
@@ -99,7 +102,7 @@ func callee(p *program.Program, in *program.Instr) *program.Func {
 
 // passes reports whether argument a of the call in passes a deref-only
 // parameter of its callee.
-func (es *escapes) passes(p *program.Program, in *program.Instr, a int) bool {
+func (es *Escapes) passes(p *program.Program, in *program.Instr, a int) bool {
 	g := callee(p, in)
 	return g != nil && a < len(g.Params) && es.derefOnly[g][a]
 }
@@ -110,7 +113,7 @@ func isLocalRef(e program.Expr, name string) bool {
 }
 
 // paramDerefOnly checks the uses of parameter name in f.
-func (es *escapes) paramDerefOnly(p *program.Program, f *program.Func, name string) bool {
+func (es *Escapes) paramDerefOnly(p *program.Program, f *program.Func, name string) bool {
 	total, allowed := 0, 0
 	for _, in := range f.Body {
 		for _, e := range in.Operands() {
@@ -138,13 +141,13 @@ func (es *escapes) paramDerefOnly(p *program.Program, f *program.Func, name stri
 }
 
 // addrOnlyToDerefOnly checks the address-of expressions of local name in f.
-func (es *escapes) addrOnlyToDerefOnly(p *program.Program, f *program.Func, name string) bool {
+func (es *Escapes) addrOnlyToDerefOnly(p *program.Program, f *program.Func, name string) bool {
 	total, allowed := 0, 0
 	for _, in := range f.Body {
 		for _, e := range in.Operands() {
 			program.Walk(e, func(x program.Expr) bool {
 				if a, ok := x.(*program.AddrOf); ok {
-					if r := root(a.X); r != nil && r.Local && r.Name == name {
+					if r := Root(a.X); r != nil && r.Local && r.Name == name {
 						total++
 					}
 				}
@@ -153,7 +156,7 @@ func (es *escapes) addrOnlyToDerefOnly(p *program.Program, f *program.Func, name
 		}
 		for a, e := range in.Args {
 			if x, ok := program.StripCasts(e).(*program.AddrOf); ok && in.Op == program.OpCall && es.passes(p, in, a) {
-				if r := root(x.X); r != nil && r.Local && r.Name == name {
+				if r := Root(x.X); r != nil && r.Local && r.Name == name {
 					allowed++
 				}
 			}
@@ -177,7 +180,7 @@ func wholeStore(in *program.Instr, f *program.Func, name string) bool {
 }
 
 // paramEffectOf computes the effect of a call of f on *name.
-func (es *escapes) paramEffectOf(p *program.Program, f *program.Func, name string) paramEffect {
+func (es *Escapes) paramEffectOf(p *program.Program, f *program.Func, name string) paramEffect {
 	if len(f.Body) == 0 {
 		return paramEffect{}
 	}
@@ -206,7 +209,7 @@ func (es *escapes) paramEffectOf(p *program.Program, f *program.Func, name strin
 
 // readsTarget reports whether in may read *name (a use of *p other than a
 // whole store, or a pass to a callee that may read it).
-func (es *escapes) readsTarget(p *program.Program, in *program.Instr, f *program.Func, name string) bool {
+func (es *Escapes) readsTarget(p *program.Program, in *program.Instr, f *program.Func, name string) bool {
 	read := false
 	for _, e := range in.Operands() {
 		if e == in.Lhs && wholeStore(in, f, name) {
@@ -229,9 +232,9 @@ func (es *escapes) readsTarget(p *program.Program, in *program.Instr, f *program
 
 // callWrites reports whether the call in writes the scalar local v of f as
 // a whole, on every path on which it returns, through argument &v.
-func (es *escapes) callWrites(p *program.Program, f *program.Func, in *program.Instr, v string) bool {
+func (es *Escapes) callWrites(p *program.Program, f *program.Func, in *program.Instr, v string) bool {
 	g := callee(p, in)
-	if g == nil || !es.kept[f.Name+"::"+v] {
+	if g == nil || !es.Kept[f.Name+"::"+v] {
 		return false
 	}
 	lv := f.Var(v)
@@ -247,7 +250,7 @@ func (es *escapes) callWrites(p *program.Program, f *program.Func, in *program.I
 
 // callReadFree reports whether the address of v that argument a of the
 // call in passes is not read by the call before it writes v.
-func (es *escapes) callReadFree(p *program.Program, in *program.Instr, a int) bool {
+func (es *Escapes) callReadFree(p *program.Program, in *program.Instr, a int) bool {
 	g := callee(p, in)
 	return g != nil && es.passes(p, in, a) && !es.effect[g][a].mayRead
 }
@@ -257,7 +260,7 @@ func (es *escapes) callReadFree(p *program.Program, in *program.Instr, a int) bo
 // only directly (never spawned or through a pointer), the parameter is
 // deref-only, and every call passes &v for a kept local v of the caller or
 // such a parameter of the caller.
-func (es *escapes) privParam(f *program.Func, name string) bool {
+func (es *Escapes) privParam(f *program.Func, name string) bool {
 	for i, v := range f.Params {
 		if v.Name == name {
 			return es.private[f][i]
@@ -267,7 +270,7 @@ func (es *escapes) privParam(f *program.Func, name string) bool {
 }
 
 // privateParams fills es.private (see privParam).
-func (es *escapes) privateParams(p *program.Program) {
+func (es *Escapes) privateParams(p *program.Program) {
 	es.private = map[*program.Func][]bool{}
 	roots := entries(p)
 	for _, f := range p.Funcs {
@@ -292,8 +295,8 @@ func (es *escapes) privateParams(p *program.Program) {
 					ok := false
 					switch x := program.StripCasts(e).(type) {
 					case *program.AddrOf:
-						r := root(x.X)
-						ok = r != nil && r.Local && es.kept[f.Name+"::"+r.Name]
+						r := Root(x.X)
+						ok = r != nil && r.Local && es.Kept[f.Name+"::"+r.Name]
 					case *program.Ref:
 						ok = x.Local && es.privParam(f, x.Name)
 					}

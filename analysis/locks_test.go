@@ -1,4 +1,4 @@
-package interp
+package analysis
 
 import (
 	"strings"
@@ -58,7 +58,7 @@ func TestLocks(t *testing.T) {
 			src := head + "int q;\nvoid bump(void) { q = q + 1; }\nvoid (*fp)(void) = bump;\nvoid f(void) { x = x + 1; }\nvoid g(void) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); }\nvoid h(void) { pthread_mutex_unlock(&m); }\n" +
 				"void *w(void *arg) {\n" + c.body + "\nreturn 0; }\n" + tail
 			p := lowerC(t, c.name+".c", src)
-			li := analyseLocks(p)
+			li := AnalyseLocks(p)
 			for g, lock := range c.protected {
 				var got []string
 				if li != nil {
@@ -86,7 +86,7 @@ func TestLockReads(t *testing.T) {
 		"void *w(void *arg) { __VERIFIER_atomic_take(); x = x + 1; __VERIFIER_atomic_give(); return 0; }\n" +
 		"int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0); return 0; }\n"
 	p := lowerC(t, "reads.c", src)
-	li := analyseLocks(p)
+	li := AnalyseLocks(p)
 	if li == nil {
 		t.Fatal("no lock found")
 	}
@@ -106,7 +106,7 @@ func TestLocksGenerated(t *testing.T) {
 	n, seen := 30, 0
 	for seed := int64(1); seed <= int64(n); seed++ {
 		p := lowerC(t, "gen.c", progen.GenerateGuarded(seed))
-		li := analyseLocks(p)
+		li := AnalyseLocks(p)
 		if li != nil && li.protected["s"] != 0 {
 			seen++
 		}
@@ -139,7 +139,7 @@ func TestLiveLocals(t *testing.T) {
 		"int main(void) { int a = g; int b; g = a; b = 2; if (g) b = 3; g = b; set(&a); if (g == 5) __VERIFIER_error(); g = b; return 0; }\n"
 	p := lowerC(t, "live.c", src)
 	f := p.Func("main")
-	live := liveLocals(f, takenAddrs(p))
+	live := LiveLocals(f, TakenAddrs(p))
 	idx := func(name string) int {
 		for i, v := range f.Locals {
 			if v.Name == name {

@@ -1,15 +1,15 @@
-package interp
+package analysis
 
 import "cegpv.dev/cegpv/program"
 
-// liveLocals returns, for each instruction index pc of f (and len(f.Body)),
+// LiveLocals returns, for each instruction index pc of f (and len(f.Body)),
 // which of f's variables (its Params, then its Locals) are live on entry
 // to pc: some path from pc reads the variable before storing it as a whole
 // or declaring it again. A variable whose address is taken is always live
 // (a read through a pointer is not seen). Explore leaves the dead ones out
 // of its states: two states that differ only in them have the same
 // futures.
-func liveLocals(f *program.Func, taken map[string]bool) [][]bool {
+func LiveLocals(f *program.Func, taken map[string]bool) [][]bool {
 	vars := append(append([]*program.Var(nil), f.Params...), f.Locals...)
 	idx := make(map[string]int, len(vars))
 	for i, v := range vars {

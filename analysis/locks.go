@@ -1,4 +1,4 @@
-package interp
+package analysis
 
 import (
 	"slices"
@@ -43,7 +43,8 @@ type lockPat struct {
 	param   int    // X is *p for parameter param (when global == "")
 }
 
-type lockInfo struct {
+// LockInfo is the result of AnalyseLocks.
+type LockInfo struct {
 	locks     []string                   // qualified locks; bit i is locks[i]
 	ls        map[*program.Func][]uint64 // locks held before each instruction
 	protected map[string]uint64          // global -> locks held at all its accesses
@@ -52,7 +53,7 @@ type lockInfo struct {
 // guarded reports whether the global g is protected by a lock held before
 // instruction pc of f, or is such a lock (which the instruction may read;
 // privacy.step rejects instructions that write a lock, see writesLock).
-func (li *lockInfo) guarded(f *program.Func, pc int, g string) bool {
+func (li *LockInfo) guarded(f *program.Func, pc int, g string) bool {
 	if li == nil {
 		return false
 	}
@@ -69,7 +70,7 @@ func (li *lockInfo) guarded(f *program.Func, pc int, g string) bool {
 
 // writesLock reports whether in stores into a lock (outside the lock
 // functions, whose calls are not private).
-func (li *lockInfo) writesLock(in *program.Instr) bool {
+func (li *LockInfo) writesLock(in *program.Instr) bool {
 	if li == nil || in.Lhs == nil {
 		return false
 	}
@@ -85,7 +86,7 @@ func lhsGlobal(lhs program.Expr) string {
 			lhs = a.X
 		}
 	}
-	if r := root(lhs); r != nil && !r.Local {
+	if r := Root(lhs); r != nil && !r.Local {
 		return r.Name
 	}
 	return ""
@@ -104,7 +105,9 @@ type lockOp struct {
 	acquire bool
 }
 
-func analyseLocks(p *program.Program) *lockInfo {
+// AnalyseLocks finds the globals of p protected by locks (see the top of
+// the file); nil when no lock discipline holds.
+func AnalyseLocks(p *program.Program) *LockInfo {
 	pats := map[string]lockPat{}
 	for _, f := range p.Funcs {
 		if pat, ok := lockFunc(f); ok {
@@ -177,7 +180,7 @@ func analyseLocks(p *program.Program) *lockInfo {
 	countAddr := func(e program.Expr) {
 		program.Walk(e, func(x program.Expr) bool {
 			if a, ok := x.(*program.AddrOf); ok {
-				if r := root(a.X); r != nil && !r.Local {
+				if r := Root(a.X); r != nil && !r.Local {
 					addr[r.Name]++
 				}
 			}
@@ -251,7 +254,7 @@ func analyseLocks(p *program.Program) *lockInfo {
 
 // computeLocksets runs the must-lockset analysis for the candidate locks.
 // roots are the functions that start with no lock held (entries).
-func computeLocksets(p *program.Program, cand, roots map[string]bool, opOf func(*program.Instr) (lockOp, bool), writes func(*program.Func, *program.Instr) string) *lockInfo {
+func computeLocksets(p *program.Program, cand, roots map[string]bool, opOf func(*program.Instr) (lockOp, bool), writes func(*program.Func, *program.Instr) string) *LockInfo {
 	var locks []string
 	for g := range cand {
 		locks = append(locks, g)
@@ -294,7 +297,7 @@ func computeLocksets(p *program.Program, cand, roots map[string]bool, opOf func(
 		}
 	}
 	const unreached = ^uint64(0)
-	li := &lockInfo{locks: locks, ls: map[*program.Func][]uint64{}}
+	li := &LockInfo{locks: locks, ls: map[*program.Func][]uint64{}}
 	entry := map[string]uint64{}
 	// ret: locks held at every return of a function (its lockset with the
 	// entry lockset common to its callers); a caller holds them after
@@ -424,9 +427,9 @@ func preSpawn(p *program.Program) map[*program.Instr]bool {
 }
 
 // protect computes the locks protecting each global.
-func (li *lockInfo) protect(p *program.Program, pre map[*program.Instr]bool) {
+func (li *LockInfo) protect(p *program.Program, pre map[*program.Instr]bool) {
 	li.protected = map[string]uint64{}
-	taken := takenAddrs(p)
+	taken := TakenAddrs(p)
 	isLock := map[string]bool{}
 	for _, g := range li.locks {
 		isLock[g] = true

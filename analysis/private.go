@@ -1,4 +1,4 @@
-package interp
+package analysis
 
 import "cegpv.dev/cegpv/program"
 
@@ -21,16 +21,16 @@ import "cegpv.dev/cegpv/program"
 //
 // A call only binds parameters; entering an atomic section (OpAtomicBegin,
 // a call of an atomic function) is private too: the thread takes the
-// section with its first step inside (see atomicHolder).
-type privacy struct {
-	p     *program.Program
-	taken map[string]bool // address-taken variables, kept locals excluded
-	locks *lockInfo
-	esc   *escapes
+// section with its first step inside (interp's atomicHolder).
+type Privacy struct {
+	P     *program.Program
+	Taken map[string]bool // address-taken variables, kept locals excluded
+	Locks *LockInfo
+	Esc   *Escapes
 }
 
-// step reports whether instruction pc of f is private.
-func (v *privacy) step(f *program.Func, pc int) bool {
+// Step reports whether instruction pc of f is private.
+func (v *Privacy) Step(f *program.Func, pc int) bool {
 	in := f.Body[pc]
 	switch in.Op {
 	case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpGoto, program.OpDecl, program.OpCall:
@@ -41,14 +41,14 @@ func (v *privacy) step(f *program.Func, pc int) bool {
 	}
 	if in.Op == program.OpCall {
 		fr, ok := in.Func.(*program.FuncRef)
-		if !ok || v.p.Func(fr.Name) == nil {
+		if !ok || v.P.Func(fr.Name) == nil {
 			return false
 		}
 	}
 	if in.Op == program.OpDecl {
-		return !v.taken[f.Name+"::"+in.Var]
+		return !v.Taken[f.Name+"::"+in.Var]
 	}
-	if v.locks.writesLock(in) {
+	if v.Locks.writesLock(in) {
 		return false
 	}
 	for _, e := range in.Operands() {
@@ -58,7 +58,7 @@ func (v *privacy) step(f *program.Func, pc int) bool {
 		if in.Op == program.OpCall && e != in.Lhs && v.addr(f, pc, e) {
 			continue
 		}
-		if !v.expr(f, pc, e) {
+		if !v.Expr(f, pc, e) {
 			return false
 		}
 	}
@@ -67,7 +67,7 @@ func (v *privacy) step(f *program.Func, pc int) bool {
 
 // addr reports whether e is the address of a variable (or of an element
 // at a private index): computing it reads nothing shared.
-func (v *privacy) addr(f *program.Func, pc int, e program.Expr) bool {
+func (v *Privacy) addr(f *program.Func, pc int, e program.Expr) bool {
 	a, ok := program.StripCasts(e).(*program.AddrOf)
 	if !ok {
 		return false
@@ -77,14 +77,14 @@ func (v *privacy) addr(f *program.Func, pc int, e program.Expr) bool {
 		return true
 	case *program.Index:
 		_, ok := x.X.(*program.Ref)
-		return ok && v.expr(f, pc, x.I)
+		return ok && v.Expr(f, pc, x.I)
 	}
 	return false
 }
 
-// expr reports whether e, evaluated by instruction pc of f, reads or
+// Expr reports whether e, evaluated by instruction pc of f, reads or
 // designates only what a private step may touch.
-func (v *privacy) expr(f *program.Func, pc int, e program.Expr) bool {
+func (v *Privacy) Expr(f *program.Func, pc int, e program.Expr) bool {
 	ok := true
 	// Every node must pass: Walk goes on to the siblings of a node whose
 	// visit returned false, so a later node must not overwrite a false
@@ -98,13 +98,13 @@ func (v *privacy) expr(f *program.Func, pc int, e program.Expr) bool {
 		case *program.Ref:
 			switch {
 			case x.Local:
-				ok = !v.taken[varKey(f, x)]
+				ok = !v.Taken[VarKey(f, x)]
 			default:
-				ok = v.locks.guarded(f, pc, x.Name)
+				ok = v.Locks.guarded(f, pc, x.Name)
 			}
 		case *program.Deref:
 			r, isRef := x.X.(*program.Ref)
-			ok = isRef && r.Local && v.esc.privParam(f, r.Name)
+			ok = isRef && r.Local && v.Esc.privParam(f, r.Name)
 		case *program.AddrOf, *program.FuncRef:
 			ok = false
 		}
