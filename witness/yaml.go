@@ -70,7 +70,6 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		nlines++
 	}
-	sum := sha256.Sum256(src)
 	ix := program.NewIndex(p)
 	inFile := func(pos program.Pos) bool { return pos.Line >= 1 && pos.Line <= nlines }
 	loc := func(l program.Label) yLocation {
@@ -132,13 +131,81 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 		return nil, program.Errorf(program.Internal, "witness: the violated assertion has no line in %s", info.ProgramFile)
 	}
 	add(yWaypoint{Type: "target", Action: "follow", Location: loc(tgt.Label)})
+	m, err := yamlMetadata(info, src)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal([]yEntry{{"violation_sequence", m, content}})
+}
+
+// CorrectnessYAML returns a YAML (format 2.0) correctness witness: one
+// invariant_set entry with the task's metadata and no invariants (cegpv's
+// proofs are bounded and state none; an empty set is what the format
+// allows for "no invariant known", as ESBMC writes it too).
+func CorrectnessYAML(info Info) ([]byte, error) {
+	src, err := os.ReadFile(info.ProgramFile)
+	if err != nil {
+		return nil, program.Errorf(program.Internal, "witness: reading the program file: %v", err)
+	}
+	m, err := yamlMetadata(info, src)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal([]yEntry{{"invariant_set", m, []yInvariant{}}})
+}
+
+// yInvariant is an element of an invariant_set's content (format 2.0):
+// {invariant: {type, location, value, format}}.
+type yInvariant struct {
+	Invariant struct {
+		Type     string    `yaml:"type"` // loop_invariant or location_invariant
+		Location yLocation `yaml:"location"`
+		Value    string    `yaml:"value"`
+		Format   string    `yaml:"format"` // c_expression
+	} `yaml:"invariant"`
+}
+
+// yEntry is one entry of a format 2.0 witness; Content is a []ySegment
+// (violation_sequence) or a []yInvariant (invariant_set).
+type yEntry struct {
+	EntryType string    `yaml:"entry_type"`
+	Metadata  yMetadata `yaml:"metadata"`
+	Content   any       `yaml:"content"`
+}
+
+type yTask struct {
+	InputFiles      []string          `yaml:"input_files"`
+	InputFileHashes map[string]string `yaml:"input_file_hashes"`
+	Specification   string            `yaml:"specification"`
+	DataModel       string            `yaml:"data_model"`
+	Language        string            `yaml:"language"`
+}
+
+type yProducer struct {
+	Name    string `yaml:"name"`
+	Version string `yaml:"version"`
+}
+
+type yMetadata struct {
+	FormatVersion string    `yaml:"format_version"`
+	UUID          string    `yaml:"uuid"`
+	CreationTime  string    `yaml:"creation_time"`
+	Producer      yProducer `yaml:"producer"`
+	Task          yTask     `yaml:"task"`
+}
+
+// yamlMetadata is the metadata of a format 2.0 entry for info, whose
+// program file holds src: a random (version 4) UUID, the creation time,
+// the producer split into name and version, the task with the file's
+// SHA-256 hash and the property's LTL formula.
+func yamlMetadata(info Info, src []byte) (yMetadata, error) {
 	now := info.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
 	var u [16]byte
 	if _, err := rand.Read(u[:]); err != nil {
-		return nil, program.Errorf(program.Internal, "witness: uuid: %v", err)
+		return yMetadata{}, program.Errorf(program.Internal, "witness: uuid: %v", err)
 	}
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
@@ -146,35 +213,13 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 	if version == "" {
 		version = "unknown"
 	}
-	type task struct {
-		InputFiles      []string          `yaml:"input_files"`
-		InputFileHashes map[string]string `yaml:"input_file_hashes"`
-		Specification   string            `yaml:"specification"`
-		DataModel       string            `yaml:"data_model"`
-		Language        string            `yaml:"language"`
-	}
-	type producer struct {
-		Name    string `yaml:"name"`
-		Version string `yaml:"version"`
-	}
-	type metadata struct {
-		FormatVersion string   `yaml:"format_version"`
-		UUID          string   `yaml:"uuid"`
-		CreationTime  string   `yaml:"creation_time"`
-		Producer      producer `yaml:"producer"`
-		Task          task     `yaml:"task"`
-	}
-	entry := struct {
-		EntryType string     `yaml:"entry_type"`
-		Metadata  metadata   `yaml:"metadata"`
-		Content   []ySegment `yaml:"content"`
-	}{"violation_sequence", metadata{
+	sum := sha256.Sum256(src)
+	return yMetadata{
 		FormatVersion: "2.0",
 		UUID:          fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]),
 		CreationTime:  now.UTC().Format(time.RFC3339),
-		Producer:      producer{name, version},
-		Task: task{[]string{info.ProgramFile}, map[string]string{info.ProgramFile: hex.EncodeToString(sum[:])},
+		Producer:      yProducer{name, version},
+		Task: yTask{[]string{info.ProgramFile}, map[string]string{info.ProgramFile: hex.EncodeToString(sum[:])},
 			formula(info.Specification), string(info.Model), "C"},
-	}, content}
-	return yaml.Marshal([]any{entry})
+	}, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"cegpv.dev/cegpv/svcomp"
@@ -17,7 +16,8 @@ const unreachCall = "CHECK( init(main()), LTL(G ! call(__VERIFIER_error())) )\n"
 // writeWitness writes the SV-COMP witness of o to path: a violation
 // witness built from the replayed run of a FALSE (GraphML 1.0 for
 // .graphml, YAML 2.0 for .yml and .yaml), a correctness witness for a
-// TRUE (GraphML; no YAML correctness witness yet). UNKNOWN writes none.
+// TRUE (GraphML 1.0 or a YAML 2.0 invariant set, by the same suffixes).
+// UNKNOWN writes none.
 func writeWitness(path string, o *outcome, prop *svcomp.Property, cf *commonFlags) error {
 	model, err := cf.dataModel()
 	if err != nil {
@@ -41,9 +41,10 @@ func writeWitness(path string, o *outcome, prop *svcomp.Property, cf *commonFlag
 		}
 	case "TRUE":
 		if yaml {
-			return fmt.Errorf("%s: no YAML correctness witness (use .graphml)", filepath.Base(path))
+			out, err = witness.CorrectnessYAML(info)
+		} else {
+			out, err = witness.Correctness(info)
 		}
-		out, err = witness.Correctness(info)
 	default:
 		return nil
 	}
