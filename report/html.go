@@ -1,9 +1,12 @@
-// Package report turns results into pages and listings people read: the
-// counterexample of a FALSE as source-line rows (the text output of
-// `cegpv verify`) and as a self-contained HTML page with one column per
-// thread (WriteCex), and the results of `cegpv bench` as CSV/JSON and as
-// a self-contained HTML report with per-category scores, a scatter plot,
-// a quantile plot and a sortable per-task table (WriteBench).
+// Package report turns results into pages and listings people and tools
+// read. The result of one check is an Outcome (the library's cegpv.Report,
+// by Fill); every format of it is a Writer, selected by `cegpv verify`'s
+// flags: Text (the counterexample of a FALSE as source-line rows, the
+// statistics, the verdict last), JSON, HTML (a self-contained page with one
+// column per thread, WriteCex) and Witness (SV-COMP's GraphML 1.0 and YAML
+// 2.0 witnesses, package witness). The results of `cegpv bench` are CSV/JSON
+// and a self-contained HTML report with per-category scores, a scatter
+// plot, a quantile plot and a sortable per-task table (WriteBench).
 //
 // Every page is XHTML (it parses as XML), with inline CSS and SVG and
 // nothing loaded from the network, and deterministic: the same input gives

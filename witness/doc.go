@@ -1,5 +1,5 @@
-// Package witness writes SV-COMP verification witnesses (GraphML, format of
-// sosy-lab/sv-witnesses README-GraphML.md) from cegpv's results.
+// Package witness writes SV-COMP verification witnesses (GraphML 1.0, format of
+// sosy-lab/sv-witnesses README-GraphML.md, and YAML 2.0) from cegpv's results.
 //
 // A violation witness is built from a replayed run (program.Run): one edge per
 // executed step whose source line lies in the input file, with the thread (threadId),
@@ -14,6 +14,8 @@
 // into a Guide: the program hash and the waypoints in order, the target
 // last, for package validate.
 //
-// A correctness witness has one entry node and no invariants (the trivial invariant
-// `1`): cegpv's proofs are bounded and state no loop invariants.
+// A correctness witness states no invariants: cegpv's proofs are bounded and
+// state no loop invariants. In GraphML (Correctness) it is one entry node (the
+// trivial invariant `1`); in YAML 2.0 (CorrectnessYAML) one invariant_set entry
+// with the task's metadata and an empty content list.
 package witness

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -63,9 +62,13 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 	if run == nil || run.Violated == "" || len(run.Steps) == 0 {
 		return nil, program.Errorf(program.Internal, "witness: the run ends in no violation")
 	}
-	meta, nlines, err := yamlMetadata(info)
+	src, err := os.ReadFile(info.ProgramFile)
 	if err != nil {
-		return nil, err
+		return nil, program.Errorf(program.Internal, "witness: reading the program file: %v", err)
+	}
+	nlines := strings.Count(string(src), "\n")
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		nlines++
 	}
 	ix := program.NewIndex(p)
 	inFile := func(pos program.Pos) bool { return pos.Line >= 1 && pos.Line <= nlines }
@@ -128,12 +131,46 @@ func ViolationYAML(info Info, p *program.Program, run *program.Run) ([]byte, err
 		return nil, program.Errorf(program.Internal, "witness: the violated assertion has no line in %s", info.ProgramFile)
 	}
 	add(yWaypoint{Type: "target", Action: "follow", Location: loc(tgt.Label)})
-	entry := struct {
-		EntryType string     `yaml:"entry_type"`
-		Metadata  yMetadata  `yaml:"metadata"`
-		Content   []ySegment `yaml:"content"`
-	}{"violation_sequence", meta, content}
-	return yaml.Marshal([]any{entry})
+	m, err := yamlMetadata(info, src)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal([]yEntry{{"violation_sequence", m, content}})
+}
+
+// CorrectnessYAML returns a YAML (format 2.0) correctness witness: one
+// invariant_set entry with the task's metadata and no invariants (cegpv's
+// proofs are bounded and state none; an empty set is what the format
+// allows for "no invariant known", as ESBMC writes it too).
+func CorrectnessYAML(info Info) ([]byte, error) {
+	src, err := os.ReadFile(info.ProgramFile)
+	if err != nil {
+		return nil, program.Errorf(program.Internal, "witness: reading the program file: %v", err)
+	}
+	m, err := yamlMetadata(info, src)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal([]yEntry{{"invariant_set", m, []yInvariant{}}})
+}
+
+// yInvariant is an element of an invariant_set's content (format 2.0):
+// {invariant: {type, location, value, format}}.
+type yInvariant struct {
+	Invariant struct {
+		Type     string    `yaml:"type"` // loop_invariant or location_invariant
+		Location yLocation `yaml:"location"`
+		Value    string    `yaml:"value"`
+		Format   string    `yaml:"format"` // c_expression
+	} `yaml:"invariant"`
+}
+
+// yEntry is one entry of a format 2.0 witness; Content is a []ySegment
+// (violation_sequence) or a []yInvariant (invariant_set).
+type yEntry struct {
+	EntryType string    `yaml:"entry_type"`
+	Metadata  yMetadata `yaml:"metadata"`
+	Content   any       `yaml:"content"`
 }
 
 type yTask struct {
@@ -157,26 +194,18 @@ type yMetadata struct {
 	Task          yTask     `yaml:"task"`
 }
 
-// yamlMetadata returns the metadata of a format 2.0 entry for info (a
-// fresh version 4 UUID, the program file's SHA-256) and the number of
-// lines of the program file.
-func yamlMetadata(info Info) (yMetadata, int, error) {
-	src, err := os.ReadFile(info.ProgramFile)
-	if err != nil {
-		return yMetadata{}, 0, program.Errorf(program.Internal, "witness: reading the program file: %v", err)
-	}
-	nlines := strings.Count(string(src), "\n")
-	if len(src) > 0 && src[len(src)-1] != '\n' {
-		nlines++
-	}
-	sum := sha256.Sum256(src)
+// yamlMetadata is the metadata of a format 2.0 entry for info, whose
+// program file holds src: a random (version 4) UUID, the creation time,
+// the producer split into name and version, the task with the file's
+// SHA-256 hash and the property's LTL formula.
+func yamlMetadata(info Info, src []byte) (yMetadata, error) {
 	now := info.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
 	var u [16]byte
 	if _, err := rand.Read(u[:]); err != nil {
-		return yMetadata{}, 0, program.Errorf(program.Internal, "witness: uuid: %v", err)
+		return yMetadata{}, program.Errorf(program.Internal, "witness: uuid: %v", err)
 	}
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
@@ -184,6 +213,7 @@ func yamlMetadata(info Info) (yMetadata, int, error) {
 	if version == "" {
 		version = "unknown"
 	}
+	sum := sha256.Sum256(src)
 	return yMetadata{
 		FormatVersion: "2.0",
 		UUID:          fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]),
@@ -191,47 +221,5 @@ func yamlMetadata(info Info) (yMetadata, int, error) {
 		Producer:      yProducer{name, version},
 		Task: yTask{[]string{info.ProgramFile}, map[string]string{info.ProgramFile: hex.EncodeToString(sum[:])},
 			formula(info.Specification), string(info.Model), "C"},
-	}, nlines, nil
-}
-
-type yInvariant struct {
-	Type     string    `yaml:"type"`
-	Location yLocation `yaml:"location"`
-	Value    string    `yaml:"value"`
-	Format   string    `yaml:"format"`
-}
-
-// CorrectnessYAML returns a YAML (format 2.0) correctness witness for p:
-// an invariant_set entry with the trivial location invariant 1 at main's
-// first statement that has a line in the program file (cegpv computes no
-// invariants; like the GraphML correctness witness, it states the verdict
-// and the task, and a validator must find the proof itself).
-func CorrectnessYAML(info Info, p *program.Program) ([]byte, error) {
-	meta, nlines, err := yamlMetadata(info)
-	if err != nil {
-		return nil, err
-	}
-	var at *program.Instr
-	if m := p.Func("main"); m != nil {
-		for _, in := range m.Body {
-			if in.Pos.Line >= 1 && in.Pos.Line <= nlines && filepath.Base(in.Pos.File) == filepath.Base(info.ProgramFile) {
-				at = in
-				break
-			}
-		}
-	}
-	if at == nil {
-		return nil, program.Errorf(program.Internal, "witness: main has no statement with a line in %s", info.ProgramFile)
-	}
-	type item struct {
-		Invariant yInvariant `yaml:"invariant"`
-	}
-	entry := struct {
-		EntryType string    `yaml:"entry_type"`
-		Metadata  yMetadata `yaml:"metadata"`
-		Content   []item    `yaml:"content"`
-	}{"invariant_set", meta, []item{{yInvariant{Type: "location_invariant",
-		Location: yLocation{FileName: info.ProgramFile, Line: at.Pos.Line, Column: max(at.Pos.Col, 1), Function: "main"},
-		Value:    "1", Format: "c_expression"}}}}
-	return yaml.Marshal([]any{entry})
+	}, nil
 }

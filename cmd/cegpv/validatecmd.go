@@ -80,8 +80,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stdout, "time %.2fs\n\nUNKNOWN: witness not confirmed: %s\n", time.Since(start).Seconds(), res.Reason)
 		return exitUnknown
 	}
-	o := &outcome{File: file, prog: p, Trace: report.Steps(p, res.Run)}
-	writeTrace(stdout, o, vf.trace)
+	report.WriteTrace(stdout, &report.Outcome{File: file, Program: p, Trace: report.Steps(p, res.Run)}, vf.trace)
 	fmt.Fprintf(stdout, "time %.2fs\n\nWITNESS CONFIRMED\nFALSE(unreach-call) property %s\n", time.Since(start).Seconds(), res.Property)
 	return exitUnsafe
 }

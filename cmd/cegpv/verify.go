@@ -86,9 +86,9 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
-	fs.StringVar(&v.trace, "trace", traceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
+	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
 	fs.StringVar(&v.propertyFile, "propertyfile", "", "SV-COMP property file (.prp): unreach-call (__VERIFIER_error or reach_error) is checked; any other property is UNKNOWN (exit 7)")
-	fs.StringVar(&v.witness, "witness", "", "write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML, or YAML 2.0 with the trivial invariant)")
+	fs.StringVar(&v.witness, "witness", "", "write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML or a YAML 2.0 invariant_set, by the same suffixes)")
 	fs.BoolVar(&v.version, "version", false, "print the version and exit")
 	fs.StringVar(&v.html, "html", "", "also write the verdict as a self-contained HTML page to this file: the counterexample with one column per thread, the violated property, the CEGPV summary")
 	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
@@ -109,7 +109,7 @@ func (v *verifyFlags) validate() error {
 	}
 	slices.Sort(names)
 	for _, err := range []error{
-		oneOf("--trace", v.trace, traceStyles),
+		oneOf("--trace", v.trace, report.TraceStyles),
 		oneOf("--refinement", v.refinement, cegpv.Refinements),
 		oneOf("--mode", v.mode, cegpv.Modes),
 		oneOf("--backend", v.backend, names),
@@ -162,64 +162,6 @@ func relaxOpt(n int) int {
 	return n
 }
 
-// outcome is what verify reports, in text or JSON.
-type outcome struct {
-	File     string `json:"file"`
-	Verdict  string `json:"verdict"` // TRUE, FALSE, UNKNOWN
-	Property string `json:"property,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	Proof    bool   `json:"proof"`
-	Bounds   string `json:"bounds"`
-	// FoundWithin states the smaller bounds within which the backend
-	// found the violation (iterative deepening), when they differ.
-	FoundWithin string `json:"found_within,omitempty"`
-	// FoundBeyond says how a violation beyond the bounds was found (see
-	// cegpv.Beyond); Beyond, for a TRUE, how long the search beyond the
-	// bounds ran without finding one.
-	FoundBeyond string        `json:"found_beyond,omitempty"`
-	Beyond      string        `json:"beyond,omitempty"`
-	Mode        string        `json:"mode"`
-	Backend     string        `json:"backend"`
-	Trace       []report.Step `json:"trace,omitempty"`
-	Stats       outcomeStats  `json:"stats"`
-	CEGPV       *cegpvStats   `json:"cegpv,omitempty"`
-	// ChildrenRSSKB is the peak resident set of the largest child process
-	// (the SMT solver), for cegpv bench's memory column.
-	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
-	result        backend.Result
-	run           *program.Run // the replayed run (FALSE), for witnesses
-	prog          *program.Program
-	err           error
-	elapsed       time.Duration
-}
-
-// another returns a new UNKNOWN outcome of the same check (file, mode,
-// backend, bounds, program), for a second answer that may replace o.
-func (o *outcome) another() *outcome {
-	return &outcome{File: o.File, Mode: o.Mode, Backend: o.Backend, Bounds: o.Bounds, Verdict: "UNKNOWN", prog: o.prog}
-}
-
-type cegpvStats struct {
-	Levels     int               `json:"levels"`
-	Checks     int               `json:"backend_checks"`
-	Kept       []string          `json:"kept"`
-	Iterations []cegpv.Iteration `json:"iterations"`
-	// KeptSets are the kept sets of every level entered, the
-	// deepening's shallow runs first.
-	KeptSets []cegpv.KeptSet `json:"kept_sets"`
-}
-
-type outcomeStats struct {
-	Events       int     `json:"events"`
-	States       int     `json:"explicit_states,omitempty"`
-	SMTVars      int     `json:"smt_vars"`
-	SMTAsserts   int     `json:"smt_assertions"`
-	FormulaBytes int     `json:"formula_bytes"`
-	EncodeSec    float64 `json:"encode_seconds"`
-	SolverSec    float64 `json:"solver_seconds"`
-	TotalSec     float64 `json:"total_seconds"`
-}
-
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("verify", stderr)
 	var vf verifyFlags
@@ -264,8 +206,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		logw, stop = verifyProgress(stderr, file, vf.timeout)
 	}
 	log := vf.logger(logw)
+	outs := vf.outputs(stdout, prop)
 	if vf.each {
-		code := verifyEach(ctx, file, &vf, vf.jobs, log, stdout)
+		code := verifyEach(ctx, file, &vf, vf.jobs, log, outs)
 		if stop != nil {
 			stop()
 		}
@@ -279,30 +222,14 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
 		o.ChildrenRSSKB = ru.Maxrss
 	}
-	if vf.jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(o)
-	} else {
-		writeText(stdout, o, vf.trace)
-	}
-	if vf.html != "" {
-		if err := writeHTML(vf.html, o); err != nil {
-			fmt.Fprintf(stderr, "cegpv verify: --html: %v\n", err)
-		}
-	}
-	if vf.witness != "" {
-		if err := writeWitness(vf.witness, o, prop, &vf.commonFlags); err != nil {
-			fmt.Fprintf(stderr, "cegpv verify: --witness: %v\n", err)
-		}
-	}
+	writeOutputs(outs, o, stderr)
 	switch o.Verdict {
 	case "TRUE":
 		return exitSafe
 	case "FALSE":
 		return exitUnsafe
 	}
-	if o.err != nil && program.KindOf(o.err) == program.Unsupported {
+	if o.Err != nil && program.KindOf(o.Err) == program.Unsupported {
 		return exitUnsupported
 	}
 	return exitUnknown
@@ -311,12 +238,12 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // verify runs one check and never fails: every problem becomes UNKNOWN with
 // the reason. The verdict is the library's (cegpv.Check); this only loads
 // the file, builds the backend and turns the report into an outcome.
-func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger) *outcome {
+func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger) *report.Outcome {
 	start := time.Now()
-	o := &outcome{File: file, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String(), Verdict: "UNKNOWN"}
-	defer func() { o.elapsed = time.Since(start); o.Stats.TotalSec = o.elapsed.Seconds() }()
-	unknown := func(err error) *outcome {
-		o.err = err
+	o := &report.Outcome{File: file, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String(), Verdict: "UNKNOWN"}
+	defer func() { o.Elapsed = time.Since(start); o.Stats.TotalSec = o.Elapsed.Seconds() }()
+	unknown := func(err error) *report.Outcome {
+		o.Err = err
 		o.Reason = err.Error()
 		return o
 	}
@@ -329,12 +256,12 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	if err != nil {
 		return unknown(err)
 	}
-	o.prog = p
+	o.Program = p
 	opts, err := vf.checkOptions(log)
 	if err != nil {
 		return unknown(err)
 	}
-	o.fill(cegpv.Check(ctx, p, opts))
+	o.Fill(cegpv.Check(ctx, p, opts))
 	return o
 }
 
@@ -364,32 +291,6 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	}, nil
 }
 
-// fill copies the library's report into o.
-func (o *outcome) fill(r *cegpv.Report) {
-	res := r.Result
-	o.result = res
-	o.Stats = outcomeStats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
-		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
-	o.Verdict = r.Verdict.SVCOMP()
-	o.Property, o.Reason, o.err, o.Proof = r.Property, r.Reason, r.Err, r.Proof
-	o.Bounds = r.Bounds.String()
-	if r.FoundWithin != nil {
-		o.FoundWithin = r.FoundWithin.String()
-	}
-	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
-	o.run = r.Run
-	if r.Run != nil {
-		o.Trace = report.Steps(r.Program, r.Run)
-	}
-	if cr := r.Loop; cr != nil {
-		cs := &cegpvStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}
-		for _, k := range cr.Kept {
-			cs.Kept = append(cs.Kept, string(k))
-		}
-		o.CEGPV = cs
-	}
-}
-
 func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 	mk, ok := backends[vf.backend]
 	if !ok {
@@ -408,70 +309,6 @@ func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 
 // backends maps --backend names to constructors.
 var backends = map[string]func(*verifyFlags, hclog.Logger) (backend.Backend, error){}
-
-func writeText(w io.Writer, o *outcome, traceStyle string) {
-	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s)\n", o.File, o.Mode, o.Backend, o.Bounds)
-	if len(o.Trace) > 0 {
-		writeTrace(w, o, traceStyle)
-	}
-	if c := o.CEGPV; c != nil {
-		// the kept temporaries of lowered expressions are counted, not named
-		temps := report.Temps(o.prog)
-		var named []string
-		for _, k := range c.Kept {
-			if !temps.Has(k) {
-				named = append(named, k)
-			}
-		}
-		kept := strings.Join(named, ", ")
-		if n := len(c.Kept) - len(named); n > 0 {
-			kept += fmt.Sprintf(" and %d temporar%s", n, map[bool]string{true: "y", false: "ies"}[n == 1])
-		}
-		fmt.Fprintf(w, "\ncegpv: %d abstraction level(s), %d iteration(s), %d spurious counterexample(s), %d backend check(s); last level kept %d variable(s): %s\n",
-			c.Levels, len(c.Iterations), spurious(c), c.Checks, len(c.Kept), kept)
-	}
-	s := o.Stats
-	if s.States > 0 && s.Events == 0 {
-		fmt.Fprintf(w, "stats: explicit-state search, %d states, search %.2fs, total %.2fs\n", s.States, s.SolverSec, s.TotalSec)
-	} else {
-		fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
-			s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
-	}
-	// the verdict comes last: SV-COMP's word is the last line (BenchExec
-	// tool-info modules read it)
-	switch o.Verdict {
-	case "TRUE":
-		kind := "bounded: no violation within " + o.Bounds
-		if o.Proof {
-			kind = "proof: unwinding assertions hold for " + o.Bounds
-		}
-		if o.Beyond != "" {
-			fmt.Fprintf(w, "(%s)\n", o.Beyond)
-		}
-		fmt.Fprintf(w, "\nVERIFICATION SUCCESSFUL\nTRUE (%s)\n", kind)
-	case "FALSE":
-		if o.FoundWithin != "" {
-			fmt.Fprintf(w, "(found within %s)\n", o.FoundWithin)
-		}
-		if o.FoundBeyond != "" {
-			fmt.Fprintf(w, "(found beyond %s: %s)\n", o.Bounds, o.FoundBeyond)
-		}
-		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
-	default:
-		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
-	}
-}
-
-// spurious counts the iterations whose counterexample was spurious.
-func spurious(c *cegpvStats) int {
-	n := 0
-	for _, it := range c.Iterations {
-		if it.Reconstruct == "SAFE" {
-			n++
-		}
-	}
-	return n
-}
 
 // showProperties lists the properties of file (--show-properties), in
 // CBMC's words, or as JSON.

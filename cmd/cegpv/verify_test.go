@@ -250,8 +250,8 @@ int main(void) {
 }
 
 // SV-COMP input and output: --propertyfile (an unsupported property is
-// UNKNOWN with exit 7), --32, --witness for FALSE (GraphML and YAML) and
-// TRUE (GraphML), --version; the verdict is the last line of the output.
+// UNKNOWN with exit 7), --32, --witness for FALSE and TRUE (GraphML and
+// YAML), --version; the verdict is the last line of the output.
 func TestVerifySVCOMP(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed")
@@ -265,7 +265,7 @@ func TestVerifySVCOMP(t *testing.T) {
 		{"../../testdata/progs/lazy_counter_unsafe.c", "v.graphml", "FALSE(unreach-call)", "violation_witness", exitUnsafe},
 		{"../../testdata/progs/lazy_counter_unsafe.c", "v.yml", "FALSE(unreach-call)", "violation_sequence", exitUnsafe},
 		{"../../testdata/progs/locked_counter_safe.c", "c.graphml", "TRUE", "correctness_witness", exitSafe},
-		{"../../testdata/progs/locked_counter_safe.c", "c.yml", "TRUE", "invariant_set", exitSafe},
+		{"../../testdata/progs/locked_counter_safe.c", "c.yml", "TRUE", "entry_type: invariant_set", exitSafe},
 	} {
 		var out, errb bytes.Buffer
 		w := filepath.Join(dir, tc.witness)

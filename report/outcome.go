@@ -1,0 +1,114 @@
+package report
+
+import (
+	"time"
+
+	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/program"
+)
+
+// Outcome is the result of one check as `cegpv verify` reports it, in
+// every format (the Writers): the library's verdict (cegpv.Report, by
+// Fill) in SV-COMP words, with the counterexample as trace steps and the
+// statistics. Its JSON encoding is the output of `verify --json`; the
+// fields without a JSON name are for the other writers (the witnesses
+// need the replayed run and the program) and for the exit code.
+type Outcome struct {
+	File     string `json:"file"`
+	Verdict  string `json:"verdict"` // TRUE, FALSE, UNKNOWN
+	Property string `json:"property,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Proof    bool   `json:"proof"`
+	Bounds   string `json:"bounds"`
+	// FoundWithin states the smaller bounds within which the backend
+	// found the violation (iterative deepening), when they differ.
+	FoundWithin string `json:"found_within,omitempty"`
+	// FoundBeyond says how a violation beyond the bounds was found (see
+	// cegpv.Beyond); Beyond, for a TRUE, how long the search beyond the
+	// bounds ran without finding one.
+	FoundBeyond string     `json:"found_beyond,omitempty"`
+	Beyond      string     `json:"beyond,omitempty"`
+	Mode        string     `json:"mode"`
+	Backend     string     `json:"backend"`
+	Trace       []Step     `json:"trace,omitempty"`
+	Stats       Stats      `json:"stats"`
+	CEGPV       *LoopStats `json:"cegpv,omitempty"`
+	// ChildrenRSSKB is the peak resident set of the largest child process
+	// (the SMT solver), for cegpv bench's memory column.
+	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
+
+	Result  backend.Result   `json:"-"`
+	Run     *program.Run     `json:"-"` // the replayed run (FALSE), for witnesses
+	Program *program.Program `json:"-"`
+	Err     error            `json:"-"` // why the verdict is UNKNOWN, when it is an error
+	Elapsed time.Duration    `json:"-"`
+}
+
+// LoopStats is what the CEGPV loop did (mode cegpv).
+type LoopStats struct {
+	Levels     int               `json:"levels"`
+	Checks     int               `json:"backend_checks"`
+	Kept       []string          `json:"kept"`
+	Iterations []cegpv.Iteration `json:"iterations"`
+	// KeptSets are the kept sets of every level entered, the
+	// deepening's shallow runs first.
+	KeptSets []cegpv.KeptSet `json:"kept_sets"`
+}
+
+// Spurious counts the iterations whose counterexample was spurious.
+func (c *LoopStats) Spurious() int {
+	n := 0
+	for _, it := range c.Iterations {
+		if it.Reconstruct == "SAFE" {
+			n++
+		}
+	}
+	return n
+}
+
+// Stats are the backend's statistics and the time of the whole check.
+type Stats struct {
+	Events       int     `json:"events"`
+	States       int     `json:"explicit_states,omitempty"`
+	SMTVars      int     `json:"smt_vars"`
+	SMTAsserts   int     `json:"smt_assertions"`
+	FormulaBytes int     `json:"formula_bytes"`
+	EncodeSec    float64 `json:"encode_seconds"`
+	SolverSec    float64 `json:"solver_seconds"`
+	TotalSec     float64 `json:"total_seconds"`
+}
+
+// Fill copies the library's report into o.
+func (o *Outcome) Fill(r *cegpv.Report) {
+	res := r.Result
+	o.Result = res
+	o.Stats = Stats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
+		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
+	o.Verdict = r.Verdict.SVCOMP()
+	o.Property, o.Reason, o.Err, o.Proof = r.Property, r.Reason, r.Err, r.Proof
+	o.Bounds = r.Bounds.String()
+	if r.FoundWithin != nil {
+		o.FoundWithin = r.FoundWithin.String()
+	}
+	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
+	o.Run = r.Run
+	if r.Run != nil {
+		o.Trace = Steps(r.Program, r.Run)
+	}
+	if cr := r.Loop; cr != nil {
+		cs := &LoopStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}
+		for _, k := range cr.Kept {
+			cs.Kept = append(cs.Kept, string(k))
+		}
+		o.CEGPV = cs
+	}
+}
+
+// Properties is the result of `verify --each-property`: one Outcome per
+// property, checked separately.
+type Properties struct {
+	File       string     `json:"file"`
+	Verdict    string     `json:"verdict"` // FALSE if any property fails, TRUE if all hold, else UNKNOWN
+	Properties []*Outcome `json:"properties"`
+}
