@@ -53,7 +53,9 @@ type CheckOptions struct {
 	// docs/bench/explicit-on). On programs whose threads loop, its
 	// reductions (lock-protected steps run alone, thread symmetry) prove
 	// tasks whose encoding is too hard for the solver (31_simple_loop5,
-	// 33_double_lock, 02_inc_cas: 2-5 s).
+	// 33_double_lock, 02_inc_cas: 2-5 s). It also turns off the search
+	// that answers a counterexample a backend cannot follow (searching):
+	// that answer then stays UNKNOWN.
 	NoExplicit bool
 	// Explicit are the search's budgets (nil: explicit.Defaults).
 	Explicit *explicit.Options
@@ -106,6 +108,9 @@ type Report struct {
 //   - runs the mode (the CEGPV loop or the backend alone) on p;
 //   - judges every answer the same way (judge): a violation counts only
 //     with a run replayed on p that draws no opaque value;
+//   - answers a backend's violation whose trace cannot be followed
+//     (backend.ErrUnfollowable) with the explicit-state search on the
+//     program it checked (searching), unless NoExplicit;
 //   - after a bounded TRUE whose bounds cut some runs, looks beyond the
 //     bounds (Beyond) and reports a violation found there.
 //
@@ -160,7 +165,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.unknown(program.Errorf(program.Internal, "no backend"))
 		return rep
 	}
-	c.opts.Backend = graceful(c.opts.Backend, c.opts.Grace)
+	c.opts.Backend = graceful(c.searching(c.opts.Backend), c.opts.Grace)
 	if t := c.opts.Bounds.Timeout; t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)

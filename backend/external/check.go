@@ -2,7 +2,6 @@ package external
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"cegpv.dev/cegpv/backend"
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -58,44 +56,9 @@ func (j Job) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (
 	if err := out.Crashed(j.Tool); err != nil {
 		return res, err
 	}
-	res, err = j.Interpret(pr, out, res)
-	if errors.Is(err, ErrUnfollowable) {
-		return j.search(ctx, p, bd, res, err)
-	}
-	return res, err
-}
-
-// search looks for the violation the checker reported, when its trace
-// cannot be followed, with the explicit-state search on p within the same
-// bounds and half the time left: a violation found is a replayed run of p
-// (Unsafe, whichever assertion it fails); a search that explores every run
-// within the bounds and finds none contradicts the checker, and the
-// answer stays Unknown, as does one that gives up. cause is the error of
-// following the trace.
-func (j Job) search(ctx context.Context, p *program.Program, bd backend.Bounds, res backend.Result, cause error) (backend.Result, error) {
-	if interp.Explorable(p) != nil {
-		return res, cause
-	}
-	sctx, cancel := backend.WithShare(ctx, 0.5)
-	defer cancel()
-	xr, err := interp.Explore(sctx, p, interp.ExploreOptions{Unwind: max(1, bd.Unwind), Threads: bd.Threads})
-	if err != nil || xr.Status != interp.ViolationFound {
-		if err == nil && xr.Status == interp.NoViolation {
-			return res, fmt.Errorf("%w; the explicit-state search finds no violation within the bounds", cause)
-		}
-		return res, cause
-	}
-	out, err := interp.Replay(p, xr.Run)
-	if err != nil || out.Status != interp.Violated {
-		return res, cause
-	}
-	if j.Logger != nil {
-		j.Logger.Info(j.Tool+"'s counterexample cannot be followed; the explicit-state search found a violation", "reason", cause, "states", xr.States)
-	}
-	res.Verdict = backend.Unsafe
-	res.Run = out.Run
-	res.Stats.States = xr.States
-	return res, nil
+	// a trace that cannot be followed (ErrUnfollowable) is returned as
+	// it is: what to do about it is cegpv.Check's decision
+	return j.Interpret(pr, out, res)
 }
 
 // Violation turns a checker's counterexample into a result: a failed

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -102,8 +103,9 @@ func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program
 
 // ErrUnfollowable is in the error of MapTrace when the trace does not
 // lead to the violation on the program (CBMC 5.4, for one, prints no step
-// of a thread other than main).
-var ErrUnfollowable = errors.New("the trace does not lead to the violation")
+// of a thread other than main): backend.ErrUnfollowable, which
+// cegpv.Check answers with the explicit-state search.
+var ErrUnfollowable = backend.ErrUnfollowable
 
 type ndVal struct {
 	line, k int
