@@ -110,7 +110,9 @@ type Report struct {
 //     with a run replayed on p that draws no opaque value;
 //   - answers a backend's violation whose trace cannot be followed
 //     (backend.ErrUnfollowable) with the explicit-state search on the
-//     program it checked (searching), unless NoExplicit;
+//     program it checked (searching), unless NoExplicit; when the CEGPV
+//     loop still ends on such a violation, the backend checks the whole
+//     program alone (as in plain mode) with the time left;
 //   - after a bounded TRUE whose bounds cut some runs, looks beyond the
 //     bounds (Beyond) and reports a violation found there.
 //
@@ -229,6 +231,22 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 			vo.Search = &eo
 		}
 		cr, err := Verify(ctx, q, vo)
+		if errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
+			// the loop cannot use the backend's counterexamples (of
+			// an abstraction whose sliced reads keep the search out,
+			// typically): the backend alone decides on the program
+			// itself, with the search behind it (searching)
+			c.log.Info("the backend's counterexample cannot be followed and the loop stops; checking the program itself", "reason", err)
+			res, err2 := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
+			cr.Checks++
+			switch {
+			case err2 != nil:
+				return answer{res, &cr}, fmt.Errorf("%w; the backend alone on the program: %v", err, err2)
+			case res.Verdict == backend.Unknown:
+				return answer{res, &cr}, fmt.Errorf("%w; the backend alone on the program: %s", err, res.Reason)
+			}
+			return answer{res, &cr}, nil
+		}
 		return answer{cr.Result, &cr}, err
 	}
 	if c.opts.NoExplicit {

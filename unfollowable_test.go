@@ -13,6 +13,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/cbmc"
 	"cegpv.dev/cegpv/backend/external"
+	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
@@ -49,6 +50,8 @@ func (mainOnlyChecker) Check(ctx context.Context, p *program.Program, bd backend
 // modes: a violation found is a FALSE replayed on the original program; no
 // violation is a TRUE only when the search explored every run; a search
 // cut by the bounds leaves UNKNOWN with the reason, as does NoExplicit.
+// When the loop ends on an abstraction the search cannot run (sliced),
+// the program itself is checked.
 func TestExternalUnfollowable(t *testing.T) {
 	const race = `#include <pthread.h>
 #include <assert.h>
@@ -69,6 +72,16 @@ int c; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 void *w(void *a) { for (int i = 0; i < 3; i++) { pthread_mutex_lock(&m); int t = c; c = t + 1; pthread_mutex_unlock(&m); } return 0; }
 int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
   pthread_join(a, 0); pthread_join(b, 0); assert(c <= 6); return 0; }`
+	// the abstraction keeping only x reads y as an unbounded nondet int:
+	// the search does not apply to it, so the loop ends on the abstract
+	// counterexample and the backend alone checks the program, with the
+	// search behind it
+	const sliced = `#include <pthread.h>
+#include <assert.h>
+int x, y;
+void *w(void *a) { y = 1; x = y; return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); assert(x == 1); return 0; }`
+	slicedBug := strings.Replace(sliced, "x == 1", "x == 0", 1)
 	// the race of the explicit search beside the mode must not answer:
 	// the verdicts here come from the search behind the backend
 	late := explicit.Defaults
@@ -83,13 +96,15 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b,
 		{"locked", locked, false, backend.Safe, ""},
 		{"looping", looping, false, backend.Unknown, "does not explore every run"},
 		{"race-noexplicit", race, true, backend.Unknown, "cannot be followed"},
+		{"sliced", sliced, false, backend.Safe, ""},
+		{"sliced-bug", slicedBug, false, backend.Unsafe, ""},
 	} {
 		for _, mode := range cegpv.Modes {
 			t.Run(c.name+"/"+mode, func(t *testing.T) {
 				p := lower(t, c.name+".c", []byte(c.src))
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
-				rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}},
+				rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}},
 					Mode: mode, NoExplicit: c.noExplicit, Explicit: &late, Beyond: -1})
 				if rep.Verdict != c.want {
 					t.Fatalf("%v (%s), want %v", rep.Verdict, rep.Reason, c.want)
