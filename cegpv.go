@@ -416,7 +416,7 @@ func size(p *program.Program) int {
 func (v *verifier) check(ctx context.Context, q *program.Program, name string) (backend.Result, error) {
 	v.checks++
 	start := time.Now()
-	r, err := checkBackend(ctx, v.opts.Backend, q, v.opts.Bounds, v.log)
+	r, err := v.opts.Backend.Check(ctx, q, v.opts.Bounds)
 	if r.Stats.Total == 0 {
 		r.Stats.Total = time.Since(start)
 	}

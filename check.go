@@ -53,7 +53,9 @@ type CheckOptions struct {
 	// docs/bench/explicit-on). On programs whose threads loop, its
 	// reductions (lock-protected steps run alone, thread symmetry) prove
 	// tasks whose encoding is too hard for the solver (31_simple_loop5,
-	// 33_double_lock, 02_inc_cas: 2-5 s).
+	// 33_double_lock, 02_inc_cas: 2-5 s). It also turns off the search
+	// that answers a counterexample a backend cannot follow (searching):
+	// that answer then stays UNKNOWN.
 	NoExplicit bool
 	// Explicit are the search's budgets (nil: explicit.Defaults).
 	Explicit *explicit.Options
@@ -106,6 +108,11 @@ type Report struct {
 //   - runs the mode (the CEGPV loop or the backend alone) on p;
 //   - judges every answer the same way (judge): a violation counts only
 //     with a run replayed on p that draws no opaque value;
+//   - answers a backend's violation whose trace cannot be followed
+//     (backend.ErrUnfollowable) with the explicit-state search on the
+//     program it checked (searching), unless NoExplicit; when the CEGPV
+//     loop still ends on such a violation, the backend checks the whole
+//     program alone (as in plain mode) with the time left;
 //   - after a bounded TRUE whose bounds cut some runs, looks beyond the
 //     bounds (Beyond) and reports a violation found there.
 //
@@ -160,7 +167,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.unknown(program.Errorf(program.Internal, "no backend"))
 		return rep
 	}
-	c.opts.Backend = graceful(c.opts.Backend, c.opts.Grace)
+	c.opts.Backend = graceful(c.searching(c.opts.Backend), c.opts.Grace)
 	if t := c.opts.Bounds.Timeout; t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)
@@ -214,7 +221,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 	}
 	run := func(ctx context.Context) (answer, error) {
 		if c.opts.Mode == ModePlain {
-			res, err := checkBackend(ctx, c.opts.Backend, work, c.opts.Bounds, c.log)
+			res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
 			return answer{res: res}, err
 		}
 		vo := c.opts.Options
@@ -224,6 +231,22 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 			vo.Search = &eo
 		}
 		cr, err := Verify(ctx, q, vo)
+		if errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
+			// the loop cannot use the backend's counterexamples (of
+			// an abstraction whose sliced reads keep the search out,
+			// typically): the backend alone decides on the program
+			// itself, with the search behind it (searching)
+			c.log.Info("the backend's counterexample cannot be followed and the loop stops; checking the program itself", "reason", err)
+			res, err2 := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
+			cr.Checks++
+			switch {
+			case err2 != nil:
+				return answer{res, &cr}, fmt.Errorf("%w; the backend alone on the program: %v", err, err2)
+			case res.Verdict == backend.Unknown:
+				return answer{res, &cr}, fmt.Errorf("%w; the backend alone on the program: %s", err, res.Reason)
+			}
+			return answer{res, &cr}, nil
+		}
 		return answer{cr.Result, &cr}, err
 	}
 	if c.opts.NoExplicit {

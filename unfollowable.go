@@ -4,48 +4,101 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
-
-	"github.com/hashicorp/go-hclog"
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
-// checkBackend is how the library asks a backend about a program (the
-// plain mode's check and every check of the CEGPV loop): be.Check, and
-// when the backend reports a violation whose counterexample it cannot show
-// on p (backend.ErrUnfollowable: CBMC 5.4 prints no step of a thread but
-// main), the explicit-state search on p within the same bounds and half
-// the time left. A violation the search finds is a replayed run of p
-// (Unsafe; the caller judges it like any other); a search that explores
-// every run and finds none contradicts the backend, and the answer stays
-// the backend's error (UNKNOWN), as it does when the search gives up or
-// does not apply (infinite nondeterminism). The trace itself is never a
-// FALSE.
-func checkBackend(ctx context.Context, be backend.Backend, p *program.Program, bounds backend.Bounds, log hclog.Logger) (backend.Result, error) {
-	res, err := be.Check(ctx, p, bounds)
-	if err == nil || !errors.Is(err, backend.ErrUnfollowable) {
+// UnfollowableShare is the share of the time left that the explicit-state
+// search may use when a checker's counterexample cannot be followed (see
+// searching).
+const UnfollowableShare = 0.5
+
+// searching wraps be so that every check whose answer is an error wrapping
+// backend.ErrUnfollowable (the checker reports a violation whose trace
+// does not lead to it on the program: CBMC 5.4 prints no step of a thread
+// other than main) is answered by the explicit-state search on the same
+// program within the same bounds, with UnfollowableShare of the time left
+// (without a deadline, the budget of CheckOptions.Explicit; loop-free
+// programs included, finite nondeterminism only):
+//   - a violation found is a run of that program, confirmed by
+//     interp.Replay (Unsafe); like any other answer it becomes a FALSE
+//     only through judge, replayed on the original program;
+//   - no violation is a Safe answer only when the search explored every
+//     run without cutting one at a bound (Complete): it then contradicts
+//     the checker on every run of the program, not only within bounds the
+//     two engines might count differently;
+//   - otherwise (no violation within the bounds, the search gave up or
+//     does not apply) the answer stays the checker's error, with what the
+//     search did added to it: UNKNOWN with the reason.
+//
+// Check wraps the backend once, so that the checks of the plain mode, of
+// the CEGPV loop (abstractions, reconstructions) and of the search beyond
+// the bounds all get it; NoExplicit turns it off with the other searches.
+func (c *checker) searching(be backend.Backend) backend.Backend {
+	if c.opts.NoExplicit {
+		return be
+	}
+	s := searchingBackend{be, c}
+	if inc, ok := be.(backend.Incremental); ok {
+		return searchingInc{s, inc}
+	}
+	return s
+}
+
+type searchingBackend struct {
+	backend.Backend
+	c *checker
+}
+
+// searchingInc is searchingBackend for an incremental backend: it keeps
+// Open visible so that the loop takes the incremental path.
+type searchingInc struct {
+	searchingBackend
+	inc backend.Incremental
+}
+
+func (s searchingInc) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
+	return s.inc.Open(ctx, p, b)
+}
+
+func (s searchingBackend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
+	res, err := s.Backend.Check(ctx, p, bd)
+	if err == nil || !errors.Is(err, backend.ErrUnfollowable) || ctx.Err() != nil {
 		return res, err
 	}
-	if log == nil {
-		log = hclog.NewNullLogger()
+	return s.c.searchUnfollowable(ctx, s.Backend.Name(), p, bd, res, err)
+}
+
+// searchUnfollowable is the search of searching, after the backend named
+// tool answered res with cause (an error wrapping
+// backend.ErrUnfollowable).
+func (c *checker) searchUnfollowable(ctx context.Context, tool string, p *program.Program, bd backend.Bounds, res backend.Result, cause error) (backend.Result, error) {
+	if err := interp.Explorable(p); err != nil {
+		return res, fmt.Errorf("%w; the explicit-state search does not apply: %v", cause, err)
 	}
-	eo := explicit.Defaults
-	eo.LoopFree, eo.Share, eo.Max = true, 0.5, time.Duration(math.MaxInt64)
-	eo.Logger = log.Named("explicit")
+	eo := c.explicitOptions()
+	eo.LoopFree, eo.Share = true, UnfollowableShare
+	if _, ok := ctx.Deadline(); ok {
+		eo.Max = 24 * time.Hour // the share of the time left is the budget
+	}
+	log := c.log.Named("unfollowable")
 	start := time.Now()
-	r, done := explicit.Check(ctx, p, bounds, eo)
+	xr, done := explicit.Check(ctx, p, bd, eo)
 	switch {
-	case done && r.Verdict == backend.Unsafe:
-		log.Info(be.Name()+"'s counterexample cannot be followed; the explicit-state search found a violation", "reason", err, "states", r.Stats.States)
-		r.Stats.Total = res.Stats.Total + time.Since(start)
-		r.Log = res.Log
-		return r, nil
-	case done && r.Verdict == backend.Safe:
-		return res, fmt.Errorf("%w; the explicit-state search finds no violation within the bounds", err)
+	case !done:
+		return res, fmt.Errorf("%w; the explicit-state search gave up after %.1fs", cause, time.Since(start).Seconds())
+	case xr.Verdict == backend.Unsafe:
+		log.Info(tool+"'s counterexample cannot be followed; the explicit-state search found a violation", "reason", cause, "states", xr.Stats.States)
+		xr.Log = res.Log
+		return xr, nil
+	case xr.Verdict == backend.Safe && xr.Complete:
+		log.Warn(tool+" reports a violation that the explicit-state search, exploring every run, does not find", "reason", cause, "states", xr.Stats.States)
+		xr.Log = res.Log
+		return xr, nil
 	}
-	return res, err
+	return res, fmt.Errorf("%w; the explicit-state search finds no violation within the bounds (%s), and does not explore every run", cause, bd)
 }

@@ -8,7 +8,9 @@
 //   - Safe means no violation exists within the bounds; Result.Proof says
 //     whether unwinding assertions showed the bounds cover every behaviour.
 //   - A violated property is a result, not an error. Errors are
-//     infrastructure failures and carry a Kind.
+//     infrastructure failures and carry a Kind; a reported violation whose
+//     counterexample cannot be followed is an error wrapping
+//     ErrUnfollowable (kind BadOutput), with an Unknown result.
 //   - Cancelling ctx stops the check and everything it started (child
 //     processes are killed as a group) and removes its temporary files.
 package backend
@@ -136,12 +138,12 @@ func KindOf(err error) ErrKind { return program.KindOf(err) }
 // ErrNoBackend is returned when no backend is configured.
 var ErrNoBackend = errors.New("no backend")
 
-// ErrUnfollowable is in the error of a backend that reports a violation
-// whose counterexample does not lead to it on the program it was given
-// (CBMC 5.4, for one, prints no step of a thread other than main). The
-// violation may still be real: the caller may look for it another way
-// (cegpv.Check runs the explicit-state search, see checkBackend), but the
-// trace itself is never a FALSE.
+// ErrUnfollowable is in the error of a backend whose checker reports a
+// violation with a counterexample that does not lead to it on the program
+// (CBMC 5.4 prints no step of a thread other than main): the result is
+// Unknown, never Unsafe nor Safe. A backend does nothing more about it;
+// cegpv.Check, the one verdict path, decides whether another engine looks
+// for the violation (the explicit-state search, within the same bounds).
 var ErrUnfollowable = errors.New("the trace does not lead to the violation")
 
 // Incremental is implemented by backends that keep an encoded program alive

@@ -1,8 +1,9 @@
 // Package explicit makes the explicit-state search of interp.Explore a
 // verification engine that runs beside another one, as a portfolio:
 // cegpv.Check races it (Race) beside the backend in plain mode and beside
-// the CEGPV loop in cegpv mode, on the program it was given; no backend
-// runs it itself.
+// the CEGPV loop in cegpv mode, on the program it was given, and runs it
+// (Check) behind a backend whose counterexample cannot be followed
+// (backend.ErrUnfollowable); no backend runs it itself.
 //
 // The search applies to programs with loops or recursion (program.Bounded)
 // whose nondeterminism is finite (interp.Explorable). On loop-free programs

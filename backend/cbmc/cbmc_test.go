@@ -3,6 +3,7 @@ package cbmc
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -160,7 +161,10 @@ func TestFakeCheckers(t *testing.T) {
 
 // TestLive runs a live CBMC (CEGPV_CBMC or cbmc on PATH) on the printed
 // lazy counter: an Unsafe whose run replays (MapTrace checks it), or an
-// Unknown saying why the trace could not be followed.
+// Unknown saying why the trace could not be followed (an error wrapping
+// backend.ErrUnfollowable: CBMC 5.4 prints no step of the threads; the
+// backend leaves the search for the violation to cegpv.Check, see
+// TestExternalCBMCLive in the module root).
 func TestLive(t *testing.T) {
 	bin := testenv.Tool(t, "cbmc", "CEGPV_CBMC")
 	src, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "lazy_counter_unsafe.c"))
@@ -172,6 +176,10 @@ func TestLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := New(Options{Path: bin}).Check(context.Background(), p, backend.Bounds{Unwind: 3})
+	if errors.Is(err, backend.ErrUnfollowable) && res.Verdict == backend.Unknown && res.Run == nil {
+		t.Logf("Unknown: %v", err)
+		return
+	}
 	if err != nil {
 		t.Fatalf("%v", err)
 	}

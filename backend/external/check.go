@@ -56,6 +56,8 @@ func (j Job) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (
 	if err := out.Crashed(j.Tool); err != nil {
 		return res, err
 	}
+	// a trace that cannot be followed (ErrUnfollowable) is returned as
+	// it is: what to do about it is cegpv.Check's decision
 	return j.Interpret(pr, out, res)
 }
 

@@ -26,10 +26,14 @@
 //     the reported assertion failing (or cannot be followed) is an error of
 //     kind BadOutput, so the verdict is UNKNOWN, never FALSE and never a
 //     Safe. The run returned replays with interp.Replay.
-//   - When the trace cannot be followed, the error wraps
-//     backend.ErrUnfollowable (CBMC 5.4 prints no step of any thread but
-//     main). Looking for the violation another way is a verdict policy, so
-//     it is not here: cegpv.Check runs the explicit-state search then.
+//   - When the trace cannot be followed (ErrUnfollowable, which is
+//     backend.ErrUnfollowable: CBMC 5.4 prints no step of any thread but
+//     main), Job.Check returns an Unknown result and that BadOutput error,
+//     and does nothing more: looking for the violation another way is a
+//     verdict policy, cegpv.Check's (it runs the explicit-state search on
+//     the same program within the same bounds; see searching in the
+//     module root), so a Go caller of cegpv.Check and the command line get
+//     the same verdict.
 //   - Thread numbering: the checkers number threads by creation, main 0,
 //     like program.Step.Thread.
 package external

@@ -102,7 +102,9 @@ func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program
 }
 
 // ErrUnfollowable is in the error of MapTrace when the trace does not
-// lead to the violation on the program: backend.ErrUnfollowable.
+// lead to the violation on the program (CBMC 5.4, for one, prints no step
+// of a thread other than main): backend.ErrUnfollowable, which
+// cegpv.Check answers with the explicit-state search.
 var ErrUnfollowable = backend.ErrUnfollowable
 
 type ndVal struct {

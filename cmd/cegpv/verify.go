@@ -91,7 +91,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.witness, "witness", "", "write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML or a YAML 2.0 invariant_set, by the same suffixes)")
 	fs.BoolVar(&v.version, "version", false, "print the version and exit")
 	fs.StringVar(&v.html, "html", "", "also write the verdict as a self-contained HTML page to this file: the counterexample with one column per thread, the violated property, the CEGPV summary")
-	fs.BoolVar(&v.explicit, "explicit", true, "builtin backend: on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the SMT encoding; the first verdict wins (--explicit=false: the encoding alone)")
+	fs.BoolVar(&v.explicit, "explicit", true, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
 }
 
 // validate rejects flag values that name nothing or bound nothing: a
