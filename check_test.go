@@ -71,4 +71,3 @@ func TestCheckContainsPanics(t *testing.T) {
 		}
 	}
 }
-
