@@ -151,7 +151,7 @@ func TestAtomicsAgainstGCC(t *testing.T) {
 		t.Skip("gcc not installed")
 	}
 	needZ3(t)
-	n := nSeeds(12)
+	n := nSeeds(8)
 	be := builtin.New(builtin.Options{})
 	dir := t.TempDir()
 	for seed := int64(1); seed <= int64(n); seed++ {

@@ -55,7 +55,7 @@ func TestRandomPrograms(t *testing.T) {
 // thread returns must reach pthread_join in every engine, the slice and
 // the refinements (it was an opaque value once).
 func TestResultPrograms(t *testing.T) {
-	n := 20
+	n := 12
 	if testing.Short() {
 		n = 10
 	}
