@@ -397,15 +397,14 @@ func Judge(p *program.Program, run *program.Run) (replayed *program.Run, prop st
 // after its context is done is abandoned with a Timeout error; an
 // incremental backend stays incremental.
 func graceful(be backend.Backend, grace time.Duration) backend.Backend {
-	switch be.(type) {
-	case gracefulBackend, gracefulInc:
+	inner := be
+	if w, ok := be.(withOpen); ok {
+		inner = w.Backend
+	}
+	if _, ok := inner.(gracefulBackend); ok {
 		return be
 	}
-	g := gracefulBackend{be, grace}
-	if inc, ok := be.(backend.Incremental); ok {
-		return gracefulInc{g, inc}
-	}
-	return g
+	return keepOpen(gracefulBackend{be, grace}, be)
 }
 
 type gracefulBackend struct {
@@ -413,15 +412,24 @@ type gracefulBackend struct {
 	grace time.Duration
 }
 
-// gracefulInc is gracefulBackend for an incremental backend: it keeps Open
-// visible so that the loop takes the incremental path.
-type gracefulInc struct {
-	gracefulBackend
-	inc backend.Incremental
+// keepOpen returns w, a wrapper of be that adds to its Check, with be's
+// Open when be is incremental, so that the loop still takes the
+// incremental path (the one way Check's backend wrappers stay
+// incremental: graceful, searching).
+func keepOpen(w, be backend.Backend) backend.Backend {
+	if inc, ok := be.(backend.Incremental); ok {
+		return withOpen{w, inc}
+	}
+	return w
 }
 
-func (g gracefulInc) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
-	return g.inc.Open(ctx, p, b)
+type withOpen struct {
+	backend.Backend // the wrapper: Name and Check
+	inc             backend.Incremental
+}
+
+func (w withOpen) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
+	return w.inc.Open(ctx, p, b)
 }
 
 func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {

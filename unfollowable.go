@@ -42,27 +42,12 @@ func (c *checker) searching(be backend.Backend) backend.Backend {
 	if c.opts.NoExplicit {
 		return be
 	}
-	s := searchingBackend{be, c}
-	if inc, ok := be.(backend.Incremental); ok {
-		return searchingInc{s, inc}
-	}
-	return s
+	return keepOpen(searchingBackend{be, c}, be)
 }
 
 type searchingBackend struct {
 	backend.Backend
 	c *checker
-}
-
-// searchingInc is searchingBackend for an incremental backend: it keeps
-// Open visible so that the loop takes the incremental path.
-type searchingInc struct {
-	searchingBackend
-	inc backend.Incremental
-}
-
-func (s searchingInc) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
-	return s.inc.Open(ctx, p, b)
 }
 
 func (s searchingBackend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
