@@ -11,7 +11,6 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/explicit"
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -29,7 +28,7 @@ func TestExplicitBeside(t *testing.T) {
 		byExplicit := 0
 		for _, pr := range progs(t) {
 			p := lower(t, pr.Path, pr.Src)
-			if !explicit.Applies(p) || interp.Explorable(p) != nil {
+			if !explicit.Applies(p) || explicit.Explorable(p) != nil {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -35,7 +35,7 @@ func nSeeds(n int) int {
 // the plain built-in BMC and the CEGPV loop on the same backend. Within the
 // bounds the BMC must find every violation the simulation finds, and CEGPV
 // must agree with the plain backend whenever both give a verdict. A fourth
-// judge, the explicit-state search (interp.Explore), which the plain
+// judge, the explicit-state search (explicit.Explore), which the plain
 // backend tries first, is compared with the symbolic encoding alone on the
 // same bounds: two independent model checkers must give the same verdict
 // whenever both give one. UNKNOWN
@@ -125,16 +125,16 @@ func judgePrograms(t *testing.T, gen func(int64) string, n int) {
 			}
 		}
 		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
-		xr, xerr := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: bd.Unwind})
+		xr, xerr := explicit.Explore(ctx, p, explicit.ExploreOptions{Unwind: bd.Unwind})
 		cancel()
 		if xerr != nil {
 			t.Errorf("seed %d: Explore: %v", seed, xerr)
-		} else if xr.Status != interp.Inconclusive {
+		} else if xr.Status != explicit.Inconclusive {
 			explored++
 			ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
 			sr, _ := sym.Check(ctx, p, bd)
 			cancel()
-			if sr.Verdict != backend.Unknown && (sr.Verdict == backend.Unsafe) != (xr.Status == interp.ViolationFound) {
+			if sr.Verdict != backend.Unknown && (sr.Verdict == backend.Unsafe) != (xr.Status == explicit.ViolationFound) {
 				t.Errorf("seed %d: symbolic BMC says %v, explicit search %v\n%s", seed, sr.Verdict, xr.Status, src)
 			}
 		}
@@ -221,12 +221,12 @@ func compareEngines(t *testing.T, gen func(int64) string, n int) map[string]int 
 			t.Fatalf("seed %d: generated program does not lower: %v\n%s", seed, err, src)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		xr, xerr := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: bd.Unwind})
+		xr, xerr := explicit.Explore(ctx, p, explicit.ExploreOptions{Unwind: bd.Unwind})
 		cancel()
 		if xerr != nil {
 			t.Fatalf("seed %d: Explore: %v", seed, xerr)
 		}
-		if xr.Status == interp.Inconclusive {
+		if xr.Status == explicit.Inconclusive {
 			compared["inconclusive"]++
 			continue
 		}
@@ -239,10 +239,10 @@ func compareEngines(t *testing.T, gen func(int64) string, n int) map[string]int 
 		if sr.Verdict == backend.Unknown {
 			continue
 		}
-		if (sr.Verdict == backend.Unsafe) != (xr.Status == interp.ViolationFound) {
+		if (sr.Verdict == backend.Unsafe) != (xr.Status == explicit.ViolationFound) {
 			t.Errorf("seed %d: symbolic BMC says %v, explicit search %v\n%s", seed, sr.Verdict, xr.Status, src)
 		}
-		if xr.Status == interp.ViolationFound {
+		if xr.Status == explicit.ViolationFound {
 			if out, err := interp.Replay(p, xr.Run); err != nil || out.Status != interp.Violated {
 				t.Errorf("seed %d: the explicit violation does not replay: %v", seed, err)
 			}
@@ -271,15 +271,15 @@ func FuzzExploreGenerated(f *testing.F) {
 		const unwind = 2
 		// (the fuzzer deems an input that runs 10 s hung)
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		xr, err := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: unwind, MaxStateBytes: 32 << 20})
+		xr, err := explicit.Explore(ctx, p, explicit.ExploreOptions{Unwind: unwind, MaxStateBytes: 32 << 20})
 		cancel()
 		if err != nil {
 			t.Fatalf("seed %d: Explore: %v", seed, err)
 		}
 		switch xr.Status {
-		case interp.Inconclusive:
+		case explicit.Inconclusive:
 			return
-		case interp.ViolationFound:
+		case explicit.ViolationFound:
 			if out, err := interp.Replay(p, xr.Run); err != nil || out.Status != interp.Violated {
 				t.Fatalf("seed %d: the search's violation does not replay: %v\n%s", seed, err, src)
 			}

@@ -8,7 +8,6 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -62,7 +61,7 @@ func (s searchingBackend) Check(ctx context.Context, p *program.Program, bd back
 // tool answered res with cause (an error wrapping
 // backend.ErrUnfollowable).
 func (c *checker) searchUnfollowable(ctx context.Context, tool string, p *program.Program, bd backend.Bounds, res backend.Result, cause error) (backend.Result, error) {
-	if err := interp.Explorable(p); err != nil {
+	if err := explicit.Explorable(p); err != nil {
 		return res, fmt.Errorf("%w; the explicit-state search does not apply: %v", cause, err)
 	}
 	eo := c.explicitOptions()

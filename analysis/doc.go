@@ -1,5 +1,5 @@
 // Package analysis holds the static analyses of a program that the
-// explicit-state search (interp.Explore) relies on for its reductions and
+// explicit-state search (explicit.Explore) and the observer rely on for its reductions and
 // its finite nondeterminism: value domains of nondeterministic draws
 // (Domains, with the relevance and truth-variable analyses behind it),
 // address-taken variables (TakenAddrs), locals whose address stays with
@@ -15,9 +15,12 @@
 // accessed with its lock held. Variables are keyed "<func>::<name>" for
 // locals and by name for globals (VarKey).
 //
-// The CEGPV stages have analyses of the same names with other meanings
-// (backend/builtin counts every global array as address-taken; the
-// observer's liveness is per activation and treats dead values as 0): they
-// are not merged here, because unifying them changes verdict-relevant
-// behaviour and must be measured on the bench first.
+// They are the only copies: the observer's liveness (which locals its
+// controllers may restore as 0) is LiveLocals over the abstract program,
+// and the built-in encoding's addressable globals are TakenAddrs' globals
+// plus the arrays it indexes (an encoding decision of its own, stated
+// there). Lock analyses elsewhere are not copies of AnalyseLocks: the
+// encoding's lock handling (backend/builtin/locks.go) tracks the locks
+// held along symbolic paths to merge states, a different question from
+// which globals a lock protects on every path.
 package analysis

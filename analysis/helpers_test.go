@@ -3,15 +3,8 @@ package analysis
 import (
 	"testing"
 
-	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/lowertest"
 	P "cegpv.dev/cegpv/program"
 )
 
-func lowerC(t *testing.T, name, src string) *P.Program {
-	t.Helper()
-	p, err := frontend.Lower(name, []byte(src), frontend.Options{})
-	if err != nil {
-		t.Fatalf("Lower: %v", err)
-	}
-	return p
-}
+func lowerC(t *testing.T, name, src string) *P.Program { return lowertest.C(t, name, src) }

@@ -5,10 +5,13 @@ import "cegpv.dev/cegpv/program"
 // LiveLocals returns, for each instruction index pc of f (and len(f.Body)),
 // which of f's variables (its Params, then its Locals) are live on entry
 // to pc: some path from pc reads the variable before storing it as a whole
-// or declaring it again. A variable whose address is taken is always live
-// (a read through a pointer is not seen). Explore leaves the dead ones out
-// of its states: two states that differ only in them have the same
-// futures.
+// or declaring it again (a store into an element or field is not a read
+// of the variable). A variable whose address is taken is always live, to
+// the end of f and after it (a read through a pointer is not seen, and
+// main's locals outlive main). Successors are runSuccs': a failing
+// assert(0) ends the run. The explicit search leaves the dead ones out of
+// its states, and the observer restores them as 0: two states that differ
+// only in them have the same futures.
 func LiveLocals(f *program.Func, taken map[string]bool) [][]bool {
 	vars := append(append([]*program.Var(nil), f.Params...), f.Locals...)
 	idx := make(map[string]int, len(vars))
@@ -40,10 +43,7 @@ func LiveLocals(f *program.Func, taken map[string]bool) [][]bool {
 				def[pc] = idx[r.Name]
 			}
 		}
-		for _, e := range in.Operands() {
-			if def[pc] >= 0 && e == in.Lhs {
-				continue // a whole store reads nothing
-			}
+		use := func(e program.Expr) {
 			program.Walk(e, func(x program.Expr) bool {
 				if r, ok := x.(*program.Ref); ok && r.Local {
 					if i, ok := idx[r.Name]; ok {
@@ -52,6 +52,34 @@ func LiveLocals(f *program.Func, taken map[string]bool) [][]bool {
 				}
 				return true
 			})
+		}
+		for _, e := range in.Operands() {
+			if e != in.Lhs {
+				use(e)
+				continue
+			}
+			if def[pc] >= 0 {
+				continue // a whole store reads nothing
+			}
+			// a partial store (an element or field of a local, or
+			// through a pointer) reads its indexes and pointers, not the
+			// object it stores into, which stays as live as it was
+			x := e
+		walk:
+			for {
+				switch y := x.(type) {
+				case *program.Index:
+					use(y.I)
+					x = y.X
+				case *program.FieldSel:
+					x = y.X
+				case *program.Ref:
+					break walk
+				default:
+					use(x)
+					break walk
+				}
+			}
 		}
 	}
 	for changed := true; changed; {

@@ -177,3 +177,41 @@ func TestLiveLocals(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveLocalsStores checks the two rules the observer relies on since
+// it uses LiveLocals: a store into an element of a local array is not a
+// read of the array (dead when nothing reads it later), and a local whose
+// address is taken stays live to the end of its function and after it
+// (main's locals outlive main; the observer once dropped them at return).
+func TestLiveLocalsStores(t *testing.T) {
+	src := "#include <pthread.h>\nint g;\nvoid *w(void *p) { g = *(int *)p; return 0; }\n" +
+		"int main(void) { int a[2]; int i = g; a[i] = 1; a[0] = 2; int one = 1; pthread_t h; pthread_create(&h, 0, w, &one); return 0; }\n"
+	p := lowerC(t, "stores.c", src)
+	f := p.Func("main")
+	live := LiveLocals(f, TakenAddrs(p))
+	vars := append(append([]*P.Var(nil), f.Params...), f.Locals...)
+	idx := map[string]int{}
+	for i, v := range vars {
+		idx[v.Name] = i
+	}
+	pcOf := func(text string) int {
+		for pc, in := range f.Body {
+			if strings.Contains(in.String(), text) {
+				return pc
+			}
+		}
+		t.Fatalf("no instruction %q", text)
+		return -1
+	}
+	if live[pcOf("a[0] = 2")][idx["a"]] {
+		t.Errorf("a is live before a[0] = 2, but nothing reads a")
+	}
+	if !live[pcOf("a[i] = 1")][idx["i"]] {
+		t.Errorf("i is not live before a[i] = 1, which reads it as the index")
+	}
+	for _, pc := range []int{pcOf("return"), len(f.Body)} {
+		if !live[pc][idx["one"]] {
+			t.Errorf("one (address taken, read by thread w) is dead at %d", pc)
+		}
+	}
+}

@@ -1,12 +1,19 @@
-// Package explicit makes the explicit-state search of interp.Explore a
-// verification engine that runs beside another one, as a portfolio:
+// Package explicit is the explicit-state model checker. Explore
+// (explore.go) searches every state of a program whose nondeterminism is
+// finite: the search, its canonical state key and its reductions (private
+// steps, thread symmetry, dead locals left out, preemption bounding), over
+// the machine of internal/machine, which package interp drives along given
+// runs; the facts the reductions rest on come from package analysis.
+//
+// The rest of the package makes the search a verification engine that
+// runs beside another one, as a portfolio:
 // cegpv.Check races it (Race) beside the backend in plain mode and beside
 // the CEGPV loop in cegpv mode, on the program it was given, and runs it
 // (Check) behind a backend whose counterexample cannot be followed
 // (backend.ErrUnfollowable); no backend runs it itself.
 //
 // The search applies to programs with loops or recursion (program.Bounded)
-// whose nondeterminism is finite (interp.Explorable). On loop-free programs
+// whose nondeterminism is finite (Explorable). On loop-free programs
 // the symbolic engines are fast and a second search only competes with
 // them for the cores (the wmm set: 1.45x in total time and no task gained,
 // docs/bench/explicit-on); on programs whose threads loop, its reductions
@@ -66,12 +73,12 @@ var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second
 
 // Applies reports whether the search runs on p (see the package comment).
 func Applies(p *program.Program) bool {
-	return p.Bounded() && interp.Explorable(p) == nil
+	return p.Bounded() && Explorable(p) == nil
 }
 
 // applies is Applies under opts (LoopFree).
 func applies(p *program.Program, opts Options) bool {
-	return (opts.LoopFree || p.Bounded()) && interp.Explorable(p) == nil
+	return (opts.LoopFree || p.Bounded()) && Explorable(p) == nil
 }
 
 // Check runs the search on p within bounds; done is false when it gave up.
@@ -91,14 +98,14 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	ectx, cancel := context.WithTimeout(sctx, opts.Max)
 	defer cancel()
 	start := time.Now()
-	xr, err := interp.Explore(ectx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
+	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
 	if err != nil {
 		log.Debug("explicit search failed", "error", err)
 		return backend.Result{}, false
 	}
 	st := backend.Stats{States: xr.States, SolverTime: time.Since(start)}
 	switch xr.Status {
-	case interp.ViolationFound:
+	case ViolationFound:
 		out, err := interp.Replay(p, xr.Run)
 		if err != nil || out.Status != interp.Violated {
 			// a bug of the search; the other engine decides
@@ -107,7 +114,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 		}
 		log.Debug("violation", "states", xr.States)
 		return backend.Result{Verdict: backend.Unsafe, Run: out.Run, Bounds: bounds, Stats: st}, true
-	case interp.NoViolation:
+	case NoViolation:
 		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
 		bounds.ThreadCap = xr.ThreadCap // stated when it cut a run
 		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Complete: xr.Complete, Bounds: bounds, Stats: st}, true
@@ -209,7 +216,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 	start := time.Now()
 	states := 0
 	for k := 0; ctx.Err() == nil; k++ {
-		xr, err := interp.Explore(ctx, p, interp.ExploreOptions{Unwind: max(1, bounds.Unwind), Unbounded: true,
+		xr, err := Explore(ctx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Unbounded: true,
 			BoundPreemptions: true, Preemptions: k, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
 		if err != nil {
 			log.Debug("search beyond the bounds failed", "error", err)
@@ -218,7 +225,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 		states += xr.States
 		st := backend.Stats{States: states, SolverTime: time.Since(start)}
 		switch xr.Status {
-		case interp.ViolationFound:
+		case ViolationFound:
 			run, err := interp.Confirm(p, xr.Run)
 			if err != nil {
 				log.Error("search beyond the bounds: the violation is not a confirmed run of the program", "error", err)
@@ -227,7 +234,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 			log.Debug("violation beyond the bounds", "preemptions", k, "states", states)
 			return backend.Result{Verdict: backend.Unsafe, Run: run, Bounds: bounds, Stats: st},
 				fmt.Sprintf("explicit-state search, loops unbounded, at most %d preemptions", k), true
-		case interp.NoViolation:
+		case NoViolation:
 			if xr.Complete {
 				log.Debug("every run explored", "preemptions", k, "states", states)
 				return backend.Result{Verdict: backend.Safe, Proof: bounds.UnwindingAssertions, Complete: true, Bounds: bounds, Stats: st},

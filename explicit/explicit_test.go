@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"cegpv.dev/cegpv/internal/lowertest"
+
 	"cegpv.dev/cegpv/backend"
-	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -22,14 +23,7 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b,
   pthread_join(a, 0); pthread_join(b, 0); assert(c == 4); return 0; }
 `
 
-func lower(t *testing.T, src string) *program.Program {
-	t.Helper()
-	p, err := frontend.Lower("x.c", []byte(src), frontend.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func lower(t *testing.T, src string) *program.Program { return lowertest.C(t, "x.c", src) }
 
 func id(r backend.Result) backend.Result { return r }
 func known(r backend.Result) bool        { return r.Verdict != backend.Unknown }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"cegpv.dev/cegpv/internal/machine"
 	"errors"
 	"fmt"
 	"sort"
@@ -71,7 +72,7 @@ type Outcome struct {
 	// stops at the first one.
 	Failures []Failure
 	// Err is the execution error when Status is Errored.
-	Err *ExecError
+	Err *machine.ExecError
 	// Run is the run as executed, with every step's Assigned filled in
 	// (and, for Simulate, every Nondet value drawn). Run.Violated is set
 	// when Status is Violated.
@@ -150,20 +151,20 @@ func AsDivergence(err error) *Divergence {
 
 // replaySource hands out a step's Nondet values; missing ones are 0.
 type replaySource struct {
-	m    *machine
-	t    *thread
+	m    *machine.Machine
+	t    *machine.Thread
 	vals []program.Value
 	used int
 	err  error
 }
 
-func (s *replaySource) next(t *program.Type) program.Value {
+func (s *replaySource) Next(t *program.Type) program.Value {
 	i := s.used
 	s.used++
 	if i >= len(s.vals) {
 		return program.Value{}
 	}
-	v, err := s.m.internal(s.vals[i], s.t)
+	v, err := s.m.Internal(s.vals[i], s.t)
 	if err != nil && s.err == nil {
 		s.err = fmt.Errorf("nondet value %d: %v", i, err)
 	}
@@ -210,11 +211,11 @@ func Replay(p *program.Program, run *program.Run) (_ *Outcome, err error) {
 
 // replay is Replay; snap, when not nil, is called with the machine before
 // each step and once after the last one (Configs).
-func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outcome, error) {
+func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine)) (*Outcome, error) {
 	if run == nil {
 		return nil, program.Errorf(program.Internal, "replay of a nil run")
 	}
-	m, err := newMachine(p)
+	m, err := machine.New(p)
 	if err != nil {
 		return nil, err
 	}
@@ -227,14 +228,14 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outco
 		if ix.Instr[s.Label] == nil {
 			return nil, diverge(i, s, "no instruction has label %q", s.Label)
 		}
-		if s.Thread < 0 || s.Thread >= len(m.threads) {
-			return nil, diverge(i, s, "thread %d does not exist (%d threads created so far)", s.Thread, len(m.threads))
+		if s.Thread < 0 || s.Thread >= len(m.Threads) {
+			return nil, diverge(i, s, "thread %d does not exist (%d threads created so far)", s.Thread, len(m.Threads))
 		}
-		t := m.threads[s.Thread]
-		if t.ended {
+		t := m.Threads[s.Thread]
+		if t.Ended {
 			return nil, diverge(i, s, "thread %d has already ended", s.Thread)
 		}
-		cur := t.current()
+		cur := t.Current()
 		if cur == nil || cur.Label != s.Label {
 			at := "nowhere"
 			if cur != nil {
@@ -242,8 +243,8 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outco
 			}
 			return nil, diverge(i, s, "thread %d is at %s, the run says %s (%s)", s.Thread, at, s.Label, ix.Instr[s.Label])
 		}
-		if u := m.atomicHolder(t); u != nil {
-			return nil, diverge(i, s, "thread %d is inside an atomic section (at %s), no other thread may run", u.id, labelOf(u))
+		if u := m.AtomicHolder(t); u != nil {
+			return nil, diverge(i, s, "thread %d is inside an atomic section (at %s), no other thread may run", u.ID, labelOf(u))
 		}
 		src := &replaySource{m: m, t: t, vals: s.Nondet}
 		pick := func(targets []program.Label) program.Label {
@@ -259,12 +260,12 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outco
 			}
 			return targets[0]
 		}
-		res, err := m.exec(t, src, hooks{pick: pick})
+		res, err := m.Exec(t, src, machine.Hooks{Pick: pick})
 		if src.err != nil {
 			return nil, diverge(i, s, "%v", src.err)
 		}
 		if err != nil {
-			var ee *ExecError
+			var ee *machine.ExecError
 			if !errors.As(err, &ee) {
 				return nil, program.Errorf(program.Internal, "replay step %d (%s): %v", i, s.Label, err)
 			}
@@ -276,25 +277,25 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outco
 			out.Run.Steps = append(out.Run.Steps, program.Step{Thread: s.Thread, Label: s.Label, Nondet: s.Nondet})
 			break
 		}
-		if res.blocked != "" {
-			return nil, diverge(i, s, "the step is not enabled: %s", res.blocked)
+		if res.Blocked != "" {
+			return nil, diverge(i, s, "the step is not enabled: %s", res.Blocked)
 		}
 		if src.used < len(s.Nondet) {
 			return nil, diverge(i, s, "the step draws %d nondet values, the run gives %d", src.used, len(s.Nondet))
 		}
 		if s.Assigned != nil {
-			out.Diffs = append(out.Diffs, diffWrites(i, s, s.Assigned, res.writes)...)
+			out.Diffs = append(out.Diffs, diffWrites(i, s, s.Assigned, res.Writes)...)
 		}
-		out.Run.Steps = append(out.Run.Steps, program.Step{Thread: s.Thread, Label: s.Label, Nondet: s.Nondet, Assigned: res.writes})
-		if res.failed {
+		out.Run.Steps = append(out.Run.Steps, program.Step{Thread: s.Thread, Label: s.Label, Nondet: s.Nondet, Assigned: res.Writes})
+		if res.Failed {
 			out.Failures = append(out.Failures, Failure{Step: i, Thread: s.Thread, Label: s.Label, Prop: cur.Prop, Msg: cur.Msg})
 		}
 	}
 	if snap != nil {
 		snap(m)
 	}
-	out.Final = m.final()
-	out.Threads = len(m.threads)
+	out.Final = m.Final()
+	out.Threads = len(m.Threads)
 	out.Opaque = opaqueDraws(ix, out.Run.Steps)
 	last := len(run.Steps) - 1
 	var lastFail *Failure
@@ -324,8 +325,8 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine)) (*Outco
 	return out, nil
 }
 
-func labelOf(t *thread) program.Label {
-	if in := t.current(); in != nil {
+func labelOf(t *machine.Thread) program.Label {
+	if in := t.Current(); in != nil {
 		return in.Label
 	}
 	return "(end)"

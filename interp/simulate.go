@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"cegpv.dev/cegpv/internal/machine"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -38,12 +39,12 @@ type randSource struct {
 	rng   *rand.Rand
 	rng64 int64
 	drawn []program.Value
-	m     *machine
+	m     *machine.Machine
 }
 
-func (s *randSource) next(t *program.Type) program.Value {
+func (s *randSource) Next(t *program.Type) program.Value {
 	v := s.value(t)
-	s.drawn = append(s.drawn, s.m.external(v))
+	s.drawn = append(s.drawn, s.m.External(v))
 	return v
 }
 
@@ -101,7 +102,7 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 	if opts.AssumeRetries <= 0 {
 		opts.AssumeRetries = 20
 	}
-	m, err := newMachine(p)
+	m, err := machine.New(p)
 	if err != nil {
 		return nil, err
 	}
@@ -110,38 +111,38 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 	cur := 0
 	finish := func(st Status) (*Outcome, error) {
 		out.Status = st
-		out.Final = m.final()
-		out.Threads = len(m.threads)
+		out.Final = m.Final()
+		out.Threads = len(m.Threads)
 		out.Opaque = opaqueDraws(program.NewIndex(p), out.Run.Steps)
 		return out, nil
 	}
 	rounds := 0
 	for len(out.Run.Steps) < opts.MaxSteps {
 		// every round executes a step or stops a thread
-		if rounds++; rounds > opts.MaxSteps+len(m.threads)+16 {
+		if rounds++; rounds > opts.MaxSteps+len(m.Threads)+16 {
 			return nil, program.Errorf(program.Internal, "simulate: no progress after %d scheduling rounds", rounds)
 		}
 		// candidates: live, not stopped; only the atomic owner if any
-		var cands []*thread
-		for _, t := range m.threads {
-			if !t.ended && t.stopped == "" {
+		var cands []*machine.Thread
+		for _, t := range m.Threads {
+			if !t.Ended && t.Stopped == "" {
 				cands = append(cands, t)
 			}
 		}
 		if len(cands) == 0 {
-			for _, t := range m.threads {
-				if t.stopped != "" {
+			for _, t := range m.Threads {
+				if t.Stopped != "" {
 					return finish(Bounded)
 				}
 			}
 			return finish(Completed)
 		}
-		for _, t := range m.threads {
-			if !t.ended && t.atomic > 0 {
-				if t.stopped != "" {
+		for _, t := range m.Threads {
+			if !t.Ended && t.Atomic > 0 {
+				if t.Stopped != "" {
 					return finish(Bounded)
 				}
-				cands = []*thread{t}
+				cands = []*machine.Thread{t}
 				break
 			}
 		}
@@ -149,7 +150,7 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 		// other threads first, in random order
 		rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 		for i, t := range cands {
-			if t.id == cur {
+			if t.ID == cur {
 				if rng.Float64() >= opts.ContextSwitchProb {
 					cands[0], cands[i] = cands[i], cands[0]
 				} else {
@@ -160,49 +161,49 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 		}
 		moved := false
 		for _, t := range cands {
-			in := t.current()
+			in := t.Current()
 			tries := 1
 			if in.Op == program.OpAssume && program.HasNondet(in.Rhs) ||
 				(in.Op == program.OpAssign || in.Op == program.OpDecl) && nextIsAssume(t) {
 				tries = opts.AssumeRetries
 			}
-			if opts.Unwind > 0 && in.Op == program.OpCall && len(t.frames) > opts.Unwind+1 {
-				t.stopped = fmt.Sprintf("call depth bound %d reached at %s", opts.Unwind, in.Label)
+			if opts.Unwind > 0 && in.Op == program.OpCall && len(t.Frames) > opts.Unwind+1 {
+				t.Stopped = fmt.Sprintf("call depth bound %d reached at %s", opts.Unwind, in.Label)
 				continue
 			}
 			for k := 0; k < tries; k++ {
 				src := &randSource{rng: rng, rng64: opts.NondetRange, m: m}
-				h := hooks{
-					pick: func(targets []program.Label) program.Label { return targets[rng.Intn(len(targets))] },
+				h := machine.Hooks{
+					Pick: func(targets []program.Label) program.Label { return targets[rng.Intn(len(targets))] },
 				}
 				if opts.Unwind > 0 {
-					h.backEdge = func(fr *frame, in *program.Instr) string {
-						if fr.backEdges == nil {
-							fr.backEdges = map[program.Label]int{}
+					h.BackEdge = func(fr *machine.Frame, in *program.Instr) string {
+						if fr.BackEdges == nil {
+							fr.BackEdges = map[program.Label]int{}
 						}
-						if fr.backEdges[in.Label] >= opts.Unwind-1 {
+						if fr.BackEdges[in.Label] >= opts.Unwind-1 {
 							return fmt.Sprintf("unwinding bound %d reached at %s", opts.Unwind, in.Label)
 						}
-						fr.backEdges[in.Label]++
+						fr.BackEdges[in.Label]++
 						return ""
 					}
 				}
 				idx := len(out.Run.Steps)
-				fr, pc := t.top(), t.top().pc
-				res, err := m.exec(t, src, h)
+				fr, pc := t.Top(), t.Top().PC
+				res, err := m.Exec(t, src, h)
 				if err != nil {
-					var ee *ExecError
+					var ee *machine.ExecError
 					if !errors.As(err, &ee) {
 						return nil, err
 					}
 					ee.Step = idx
 					out.Err = ee
-					out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.id, Label: in.Label, Nondet: src.drawn})
+					out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.ID, Label: in.Label, Nondet: src.drawn})
 					return finish(Errored)
 				}
-				if res.blocked != "" {
+				if res.Blocked != "" {
 					if opts.Unwind > 0 && in.Op == program.OpGoto {
-						t.stopped = res.blocked
+						t.Stopped = res.Blocked
 						break
 					}
 					continue
@@ -210,19 +211,19 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 				// Look ahead: a nondet value that the next assume of the
 				// thread rejects is drawn again (the step is undone).
 				if k < tries-1 && len(src.drawn) > 0 && (in.Op == program.OpAssign || in.Op == program.OpDecl) &&
-					!t.ended && t.top() == fr && fr.pc == pc+1 && assumeFails(m, t) {
-					for j := len(res.undo) - 1; j >= 0; j-- {
-						u := res.undo[j]
-						u.obj.writable()[u.off] = u.old
+					!t.Ended && t.Top() == fr && fr.PC == pc+1 && assumeFails(m, t) {
+					for j := len(res.Undo) - 1; j >= 0; j-- {
+						u := res.Undo[j]
+						u.Obj.Writable()[u.Off] = u.Old
 					}
-					fr.pc = pc
+					fr.PC = pc
 					continue
 				}
-				out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.id, Label: in.Label, Nondet: src.drawn, Assigned: res.writes})
-				cur = t.id
+				out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.ID, Label: in.Label, Nondet: src.drawn, Assigned: res.Writes})
+				cur = t.ID
 				moved = true
-				if res.failed {
-					out.Failures = append(out.Failures, Failure{Step: idx, Thread: t.id, Label: in.Label, Prop: in.Prop, Msg: in.Msg})
+				if res.Failed {
+					out.Failures = append(out.Failures, Failure{Step: idx, Thread: t.ID, Label: in.Label, Prop: in.Prop, Msg: in.Msg})
 					out.Prop, out.Label, out.Step = in.Prop, in.Label, idx
 					out.Run.Violated = in.Prop
 					return finish(Violated)
@@ -235,14 +236,14 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 		}
 		if !moved {
 			stoppedAny := false
-			for _, t := range m.threads {
-				if t.stopped != "" {
+			for _, t := range m.Threads {
+				if t.Stopped != "" {
 					stoppedAny = true
 				}
 			}
 			progress := false
 			for _, t := range cands {
-				if t.stopped != "" {
+				if t.Stopped != "" {
 					progress = true // a thread was stopped in this round: look again
 				}
 			}
@@ -260,31 +261,23 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 
 // nextIsAssume reports whether the instruction after t's current one is an
 // assume without nondet operands.
-func nextIsAssume(t *thread) bool {
-	fr := t.top()
-	if fr == nil || fr.pc+1 >= len(fr.fn.Body) {
+func nextIsAssume(t *machine.Thread) bool {
+	fr := t.Top()
+	if fr == nil || fr.PC+1 >= len(fr.Fn.Body) {
 		return false
 	}
-	in := fr.fn.Body[fr.pc+1]
+	in := fr.Fn.Body[fr.PC+1]
 	return in.Op == program.OpAssume && !program.HasNondet(in.Rhs)
 }
 
 // assumeFails reports whether t's current instruction is an assume whose
 // condition is false now (an evaluation error counts as not failing: the
 // step will report it when it runs).
-func assumeFails(m *machine, t *thread) (fails bool) {
-	in := t.current()
+func assumeFails(m *machine.Machine, t *machine.Thread) bool {
+	in := t.Current()
 	if in == nil || in.Op != program.OpAssume || program.HasNondet(in.Rhs) {
 		return false
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(execPanic); !ok {
-				panic(r)
-			}
-			fails = false
-		}
-	}()
-	c := &ctx{m: m, t: t, fr: t.top(), nd: zeroSource{}}
-	return !truth(c.rvalue(in.Rhs))
+	v, err := m.Eval(t, in.Rhs)
+	return err == nil && !machine.Truth(v)
 }

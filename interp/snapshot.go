@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cegpv.dev/cegpv/internal/machine"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -58,7 +59,7 @@ func (t *ThreadConfig) Top() *FrameConfig {
 // error is Replay's and configs is nil.
 func Configs(p *program.Program, run *program.Run) ([]*Config, *Outcome, error) {
 	var cs []*Config
-	out, err := replay(p, run, func(m *machine) { cs = append(cs, m.snapshot()) })
+	out, err := replay(p, run, func(m *machine.Machine) { cs = append(cs, snapshot(m)) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,12 +67,12 @@ func Configs(p *program.Program, run *program.Run) ([]*Config, *Outcome, error) 
 }
 
 // snapshot returns the current configuration of m.
-func (m *machine) snapshot() *Config {
+func snapshot(m *machine.Machine) *Config {
 	names := map[string]string{} // object id → qualified name of live locals
-	for _, t := range m.threads {
-		for k, fr := range t.frames {
-			for _, o := range fr.vars {
-				names[o.id] = fmt.Sprintf("%s@%d.%d", o.name, t.id, k)
+	for _, t := range m.Threads {
+		for k, fr := range t.Frames {
+			for _, o := range fr.Vars {
+				names[o.ID] = fmt.Sprintf("%s@%d.%d", o.Name, t.ID, k)
 			}
 		}
 	}
@@ -82,35 +83,35 @@ func (m *machine) snapshot() *Config {
 		if n, ok := names[v.Obj]; ok {
 			return program.Value{Bits: v.Bits, Obj: n, Off: v.Off}
 		}
-		o := m.objs[v.Obj]
+		o := m.Objs[v.Obj]
 		if o == nil {
 			return v
 		}
-		if !o.heap && m.globals[o.name] != o && o.alive && strings.HasPrefix(o.name, "main::") {
-			return program.Value{Bits: v.Bits, Obj: o.name + "@0.0", Off: v.Off}
+		if !o.Heap && m.Globals[o.Name] != o && o.Alive && strings.HasPrefix(o.Name, "main::") {
+			return program.Value{Bits: v.Bits, Obj: o.Name + "@0.0", Off: v.Off}
 		}
-		if !o.heap && m.globals[o.name] != o {
-			return program.Value{Bits: v.Bits, Obj: o.name + "@dead", Off: v.Off}
+		if !o.Heap && m.Globals[o.Name] != o {
+			return program.Value{Bits: v.Bits, Obj: o.Name + "@dead", Off: v.Off}
 		}
-		return program.Value{Bits: v.Bits, Obj: o.name, Off: v.Off}
+		return program.Value{Bits: v.Bits, Obj: o.Name, Off: v.Off}
 	}
-	cells := func(o *object) []program.Value {
-		out := make([]program.Value, len(o.cells))
-		for i, v := range o.cells {
+	cells := func(o *machine.Object) []program.Value {
+		out := make([]program.Value, len(o.Cells))
+		for i, v := range o.Cells {
 			out[i] = val(v)
 		}
 		return out
 	}
-	c := &Config{Globals: map[string][]program.Value{}, Heap: len(m.heaps)}
-	for name, o := range m.globals {
+	c := &Config{Globals: map[string][]program.Value{}, Heap: len(m.Heaps)}
+	for name, o := range m.Globals {
 		c.Globals[name] = cells(o)
 	}
-	for _, t := range m.threads {
-		tc := ThreadConfig{Ended: t.ended, Result: val(t.result), Atomic: t.atomic}
-		if !t.ended {
-			for _, fr := range t.frames {
-				fc := FrameConfig{Func: fr.fn.Name, PC: fr.pc, Vars: map[string][]program.Value{}}
-				for n, o := range fr.vars {
+	for _, t := range m.Threads {
+		tc := ThreadConfig{Ended: t.Ended, Result: val(t.Result), Atomic: t.Atomic}
+		if !t.Ended {
+			for _, fr := range t.Frames {
+				fc := FrameConfig{Func: fr.Fn.Name, PC: fr.PC, Vars: map[string][]program.Value{}}
+				for n, o := range fr.Vars {
 					fc.Vars[n] = cells(o)
 				}
 				tc.Frames = append(tc.Frames, fc)
@@ -118,11 +119,11 @@ func (m *machine) snapshot() *Config {
 		}
 		c.Threads = append(c.Threads, tc)
 	}
-	if len(m.threads) > 0 && m.threads[0].ended {
+	if len(m.Threads) > 0 && m.Threads[0].Ended {
 		c.MainVars = map[string][]program.Value{}
-		for _, o := range m.objs {
-			if !o.heap && o.alive && m.globals[o.name] != o && strings.HasPrefix(o.name, "main::") {
-				c.MainVars[strings.TrimPrefix(o.name, "main::")] = cells(o)
+		for _, o := range m.Objs {
+			if !o.Heap && o.Alive && m.Globals[o.Name] != o && strings.HasPrefix(o.Name, "main::") {
+				c.MainVars[strings.TrimPrefix(o.Name, "main::")] = cells(o)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"cegpv.dev/cegpv/internal/machine"
 	"errors"
 	"fmt"
 
@@ -12,7 +13,7 @@ import (
 // run of another). Its steps have the semantics of Replay's.
 type Stepper struct {
 	p      *program.Program
-	m      *machine
+	m      *machine.Machine
 	ix     *program.LabelIndex
 	run    *program.Run
 	failed bool
@@ -24,7 +25,7 @@ var ErrBlocked = errors.New("step not enabled")
 
 // NewStepper starts an execution of p.
 func NewStepper(p *program.Program) (*Stepper, error) {
-	m, err := newMachine(p)
+	m, err := machine.New(p)
 	if err != nil {
 		return nil, err
 	}
@@ -34,25 +35,25 @@ func NewStepper(p *program.Program) (*Stepper, error) {
 // Next returns the label of the instruction thread t executes next, or ""
 // when t does not exist or has ended.
 func (s *Stepper) Next(t int) program.Label {
-	if t < 0 || t >= len(s.m.threads) {
+	if t < 0 || t >= len(s.m.Threads) {
 		return ""
 	}
-	if in := s.m.threads[t].current(); in != nil {
+	if in := s.m.Threads[t].Current(); in != nil {
 		return in.Label
 	}
 	return ""
 }
 
 // Threads returns the number of threads created so far.
-func (s *Stepper) Threads() int { return len(s.m.threads) }
+func (s *Stepper) Threads() int { return len(s.m.Threads) }
 
 // Enabled reports whether thread t may run now as far as atomic sections
 // go (it exists, has not ended, and no other thread is inside one).
 func (s *Stepper) Enabled(t int) bool {
-	if t < 0 || t >= len(s.m.threads) || s.m.threads[t].ended {
+	if t < 0 || t >= len(s.m.Threads) || s.m.Threads[t].Ended {
 		return false
 	}
-	return s.m.atomicOwner(s.m.threads[t]) == nil
+	return s.m.AtomicOwner(s.m.Threads[t]) == nil
 }
 
 // Step executes st (its thread's current instruction, with st.Nondet);
@@ -67,8 +68,8 @@ func (s *Stepper) Step(st program.Step, target program.Label) error {
 	if !s.Enabled(st.Thread) {
 		return fmt.Errorf("thread %d cannot run: %w", st.Thread, ErrBlocked)
 	}
-	t := s.m.threads[st.Thread]
-	if cur := t.current(); cur == nil || cur.Label != st.Label {
+	t := s.m.Threads[st.Thread]
+	if cur := t.Current(); cur == nil || cur.Label != st.Label {
 		return fmt.Errorf("thread %d is at %s, not %s", st.Thread, labelOf(t), st.Label)
 	}
 	src := &replaySource{m: s.m, t: t, vals: st.Nondet}
@@ -80,7 +81,7 @@ func (s *Stepper) Step(st program.Step, target program.Label) error {
 		}
 		return targets[0]
 	}
-	res, err := s.m.exec(t, src, hooks{pick: pick})
+	res, err := s.m.Exec(t, src, machine.Hooks{Pick: pick})
 	if err == nil && src.err != nil {
 		err = src.err
 	}
@@ -88,12 +89,12 @@ func (s *Stepper) Step(st program.Step, target program.Label) error {
 		s.failed = true
 		return err
 	}
-	if res.blocked != "" {
-		return fmt.Errorf("%s: %w", res.blocked, ErrBlocked)
+	if res.Blocked != "" {
+		return fmt.Errorf("%s: %w", res.Blocked, ErrBlocked)
 	}
-	s.run.Steps = append(s.run.Steps, program.Step{Thread: st.Thread, Label: st.Label, Nondet: st.Nondet, Assigned: res.writes})
-	if res.failed {
-		s.run.Violated = t.currentProp(s.ix, st.Label)
+	s.run.Steps = append(s.run.Steps, program.Step{Thread: st.Thread, Label: st.Label, Nondet: st.Nondet, Assigned: res.Writes})
+	if res.Failed {
+		s.run.Violated = propAt(s.ix, st.Label)
 	} else {
 		s.run.Violated = ""
 	}
@@ -105,9 +106,10 @@ func (s *Stepper) Step(st program.Step, target program.Label) error {
 func (s *Stepper) Run() *program.Run { return s.run }
 
 // Config returns the current configuration (see Configs).
-func (s *Stepper) Config() *Config { return s.m.snapshot() }
+func (s *Stepper) Config() *Config { return snapshot(s.m) }
 
-func (t *thread) currentProp(ix *program.LabelIndex, l program.Label) string {
+// propAt is the property of the instruction labelled l ("" if none).
+func propAt(ix *program.LabelIndex, l program.Label) string {
 	if in := ix.Instr[l]; in != nil {
 		return in.Prop
 	}

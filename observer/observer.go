@@ -31,7 +31,7 @@ func Refine(a *program.Program, visible map[program.Label]bool, spurious []*prog
 
 func refine(a *program.Program, visible map[program.Label]bool, spurious []*program.Run) (*builder, error) {
 	b := &builder{a: a, visible: visible, ix: program.NewIndex(a), taken: map[string]bool{}, pools: map[string]*program.Ref{},
-		used: map[program.Label]bool{}, lv: map[string][]map[string]bool{}}
+		used: map[program.Label]bool{}, lv: map[string]*liveVars{}}
 	for _, f := range a.Funcs {
 		for _, in := range f.Body {
 			if !visible[in.Label] && in.Op != program.OpSkip {
@@ -93,7 +93,8 @@ type builder struct {
 	pools    map[string]*program.Ref
 	poolSet  []*program.Instr
 	vars     map[string]*program.Ref
-	lv       map[string][]map[string]bool
+	lv       map[string]*liveVars // see live
+	addrs    map[string]bool      // see takenAddrs
 	tables   map[string]*program.Ref
 	fns      map[string]*fnInfo
 	rowParam map[string]*program.Ref          // called functions with a controller: their row parameter (in A')

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
@@ -148,8 +149,8 @@ func lower(t *testing.T, file string) *program.Program {
 func violatingRun(t *testing.T, file string) (*program.Program, *program.Run) {
 	t.Helper()
 	p := lower(t, file)
-	res, err := interp.Explore(context.Background(), p, interp.ExploreOptions{Unwind: 3})
-	if err != nil || res.Status != interp.ViolationFound {
+	res, err := explicit.Explore(context.Background(), p, explicit.ExploreOptions{Unwind: 3})
+	if err != nil || res.Status != explicit.ViolationFound {
 		t.Fatalf("no violation found: %v %s", err, res.Reason)
 	}
 	run, err := interp.Confirm(p, res.Run)

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"cegpv.dev/cegpv/internal/lowertest"
+
 	"cegpv.dev/cegpv/internal/testenv"
 
 	"cegpv.dev/cegpv/backend"
-	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -40,14 +41,7 @@ extern void __VERIFIER_atomic_end(void);
 
 func lower(t testing.TB, name, src string) *program.Program {
 	t.Helper()
-	p, err := frontend.Lower(name+".c", []byte(header+src), frontend.Options{})
-	if err != nil {
-		t.Fatalf("frontend: %v", err)
-	}
-	if err := program.Check(p); err != nil {
-		t.Fatalf("check: %v", err)
-	}
-	return p
+	return lowertest.C(t, name+".c", header+src)
 }
 
 func check(t testing.TB, p *program.Program, b backend.Bounds) backend.Result {

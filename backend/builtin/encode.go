@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cegpv.dev/cegpv/analysis"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/internal/heap"
 	"cegpv.dev/cegpv/program"
@@ -331,16 +332,19 @@ func writtenGlobals(p *program.Program) map[string]bool {
 	return out
 }
 
+// addrTakenGlobals returns the globals the encoding keeps in addressable
+// memory: those whose address the program takes (analysis.TakenAddrs) and
+// the arrays it uses other than by name in a whole store (indexed, or
+// decayed to a pointer), whose elements the encoding reaches by address.
 func addrTakenGlobals(p *program.Program) map[string]bool {
 	out := map[string]bool{}
+	for k := range analysis.TakenAddrs(p) {
+		if !strings.Contains(k, "::") {
+			out[k] = true
+		}
+	}
 	visit := func(x program.Expr) {
 		program.Walk(x, func(x program.Expr) bool {
-			if a, ok := x.(*program.AddrOf); ok {
-				if r := program.BaseRef(a.X); r != nil && !r.Local {
-					out[r.Name] = true
-				}
-			}
-			// arrays decay to pointers when used as values
 			if r, ok := x.(*program.Ref); ok && r.T.Kind == program.Array && !r.Local {
 				out[r.Name] = true
 			}

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"cegpv.dev/cegpv/internal/lowertest"
+
 	"cegpv.dev/cegpv/backend"
-	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/program"
 )
@@ -21,14 +22,7 @@ int x;
 int main(void) { x = 1; assert(x == 2); return 0; }
 `
 
-func lower(t *testing.T, src string) *program.Program {
-	t.Helper()
-	p, err := frontend.Lower("t.c", []byte(src), frontend.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func lower(t *testing.T, src string) *program.Program { return lowertest.C(t, "t.c", src) }
 
 func fake(t *testing.T, name string) string {
 	p, err := filepath.Abs(filepath.Join("testdata", "fake", name))

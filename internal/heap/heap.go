@@ -1,6 +1,6 @@
 // Package heap reports the size of the process's Go heap, the measure of
 // the memory budgets of the symbolic execution (backend/builtin) and the
-// explicit-state search (interp.Explore).
+// explicit-state search (explicit.Explore).
 package heap
 
 import "runtime/metrics"

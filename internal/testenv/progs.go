@@ -12,15 +12,17 @@ import (
 // Prog is a hand-written test program of testdata/progs with the
 // expectations of its header lines (docs/conventions.md).
 type Prog struct {
-	Path   string
-	Name   string // file name
-	Src    []byte
-	Expect string // "safe" or "unsafe"
-	Unwind int    // from "// bounds: unwind=N", default 3
-	Hard   bool   // "// interp: hard": random simulation is not expected to find the bug
+	Path    string
+	Name    string // file name
+	Src     []byte
+	Expect  string // "safe" or "unsafe"
+	Unwind  int    // from "// bounds: unwind=N", default 3
+	Threads int    // from "// bounds: threads=N", 0 if absent
+	Hard    bool   // "// interp: hard": random simulation is not expected to find the bug
 }
 
-// Progs reads every testdata/progs/*.c under the module root dir.
+// Progs reads every testdata/progs/*.c under the module root dir; a header
+// line it cannot read is an error, as is an empty directory.
 func Progs(root string) ([]Prog, error) {
 	files, err := filepath.Glob(filepath.Join(root, "testdata", "progs", "*.c"))
 	if err != nil {
@@ -43,14 +45,22 @@ func Progs(root string) ([]Prog, error) {
 			switch {
 			case strings.HasPrefix(line, "expect:"):
 				pr.Expect = strings.TrimSpace(strings.TrimPrefix(line, "expect:"))
-			case strings.HasPrefix(line, "interp:") && strings.Contains(line, "hard"):
+			case line == "interp: hard":
 				pr.Hard = true
 			case strings.HasPrefix(line, "bounds:"):
 				for _, kv := range strings.Fields(strings.TrimPrefix(line, "bounds:")) {
-					if v, ok := strings.CutPrefix(kv, "unwind="); ok {
-						if n, err := strconv.Atoi(v); err == nil {
-							pr.Unwind = n
-						}
+					k, v, ok := strings.Cut(kv, "=")
+					n, err := strconv.Atoi(v)
+					if !ok || err != nil {
+						return nil, fmt.Errorf("%s: bad bounds field %q", f, kv)
+					}
+					switch k {
+					case "unwind":
+						pr.Unwind = n
+					case "threads":
+						pr.Threads = n
+					default:
+						return nil, fmt.Errorf("%s: unknown bound %q", f, k)
 					}
 				}
 			}
@@ -59,6 +69,9 @@ func Progs(root string) ([]Prog, error) {
 			return nil, fmt.Errorf("%s: no `// expect: safe|unsafe` header line", f)
 		}
 		out = append(out, pr)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no programs in %s", filepath.Join(root, "testdata", "progs"))
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package interp
+package machine
 
 import (
 	"fmt"
@@ -7,43 +7,43 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// stepResult is the effect of one step.
-type stepResult struct {
-	blocked string // non-empty: the step is not enabled; nothing changed
-	failed  bool   // an assertion failed
-	writes  []program.Write
+// StepResult is the effect of one step.
+type StepResult struct {
+	Blocked string // non-empty: the step is not enabled; nothing changed
+	Failed  bool   // an assertion failed
+	Writes  []program.Write
 	spawned int // thread id created, or 0
-	undo    []undoCell
+	Undo    []UndoCell
 }
 
-// hooks lets the caller decide the choices of a step.
-type hooks struct {
-	// pick chooses the target of a multi-target goto whose guard holds.
-	pick func(targets []program.Label) program.Label
-	// backEdge is called before a jump from in to a target at or before it
+// Hooks lets the caller decide the choices of a step.
+type Hooks struct {
+	// Pick chooses the target of a multi-target goto whose guard holds.
+	Pick func(targets []program.Label) program.Label
+	// BackEdge is called before a jump from in to a target at or before it
 	// in the body; returning a reason stops the step (it becomes blocked
 	// with that reason and changes nothing).
-	backEdge func(fr *frame, in *program.Instr) string
+	BackEdge func(fr *Frame, in *program.Instr) string
 }
 
-// exec executes the current instruction of t. Execution errors are
+// Exec executes the current instruction of t. Execution errors are
 // returned as *ExecError (Step unset); an error of any other type is an
 // internal error. It maintains t.fresh.
-func (m *machine) exec(t *thread, nd source, h hooks) (stepResult, error) {
-	before := t.atomic
+func (m *Machine) Exec(t *Thread, nd Source, h Hooks) (StepResult, error) {
+	before := t.Atomic
 	res, err := m.execStep(t, nd, h)
-	if err == nil && res.blocked == "" {
-		t.fresh = before == 0 && t.atomic > 0
+	if err == nil && res.Blocked == "" {
+		t.Fresh = before == 0 && t.Atomic > 0
 	}
 	return res, err
 }
 
-func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err error) {
-	in := t.current()
+func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err error) {
+	in := t.Current()
 	if in == nil {
-		return res, fmt.Errorf("thread %d has no current instruction", t.id)
+		return res, fmt.Errorf("thread %d has no current instruction", t.ID)
 	}
-	fr := t.top()
+	fr := t.Top()
 	c := &ctx{m: m, t: t, fr: fr, nd: nd}
 	defer func() {
 		if r := recover(); r != nil {
@@ -51,20 +51,20 @@ func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err e
 			if !ok {
 				panic(r)
 			}
-			res = stepResult{}
-			err = &ExecError{Thread: t.id, Label: in.Label, Msg: ep.msg}
+			res = StepResult{}
+			err = &ExecError{Thread: t.ID, Label: in.Label, Msg: ep.msg}
 		}
 	}()
-	next := fr.pc + 1
+	next := fr.PC + 1
 	switch in.Op {
 	case program.OpSkip, program.OpAtomicBegin, program.OpAtomicEnd:
 		if in.Op == program.OpAtomicBegin {
-			t.atomic++
+			t.Atomic++
 		} else if in.Op == program.OpAtomicEnd {
-			if t.atomic == 0 {
+			if t.Atomic == 0 {
 				fail("atomic_end outside an atomic section")
 			}
-			t.atomic--
+			t.Atomic--
 		}
 	case program.OpAssign:
 		l := c.lvalue(in.Lhs)
@@ -76,127 +76,127 @@ func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err e
 			c.store(l, vals)
 		}
 	case program.OpAssume:
-		if !truth(c.rvalue(in.Rhs)) {
-			return stepResult{blocked: "assume(" + program.ExprString(in.Rhs) + ") is false"}, nil
+		if !Truth(c.rvalue(in.Rhs)) {
+			return StepResult{Blocked: "assume(" + program.ExprString(in.Rhs) + ") is false"}, nil
 		}
 	case program.OpAssert:
-		if !truth(c.rvalue(in.Rhs)) {
-			res.failed = true
+		if !Truth(c.rvalue(in.Rhs)) {
+			res.Failed = true
 		}
 	case program.OpGoto:
 		taken := true
 		if in.Rhs != nil {
-			taken = truth(c.rvalue(in.Rhs))
+			taken = Truth(c.rvalue(in.Rhs))
 		}
 		if taken {
 			target := in.Targets[0]
-			if len(in.Targets) > 1 && h.pick != nil {
-				target = h.pick(in.Targets)
+			if len(in.Targets) > 1 && h.Pick != nil {
+				target = h.Pick(in.Targets)
 			}
-			idx := fr.fn.Index(target)
+			idx := fr.Fn.Index(target)
 			if idx < 0 {
-				fail("goto target %s not in %s", target, fr.fn.Name)
+				fail("goto target %s not in %s", target, fr.Fn.Name)
 			}
-			if idx <= fr.pc && h.backEdge != nil {
-				if why := h.backEdge(fr, in); why != "" {
-					return stepResult{blocked: why}, nil
+			if idx <= fr.PC && h.BackEdge != nil {
+				if why := h.BackEdge(fr, in); why != "" {
+					return StepResult{Blocked: why}, nil
 				}
 			}
 			next = idx
 		}
 	case program.OpCall:
-		var ret *loc
+		var ret *Loc
 		if in.Lhs != nil {
 			l := c.lvalue(in.Lhs)
 			ret = &l
 		}
 		f := c.callee(in.Func)
 		args := c.args(in.Args)
-		fr.pc = next
+		fr.PC = next
 		nf := m.push(t, f, ret)
 		c.bindParams(nf, args)
-		res.writes = c.writes
-		res.writes = append(res.writes, m.settle(t)...)
+		res.Writes = c.writes
+		res.Writes = append(res.Writes, m.settle(t)...)
 		return res, nil
 	case program.OpReturn:
 		var v program.Value
 		var vals []program.Value
 		if in.Rhs != nil {
 			if in.Rhs.Type().IsScalar() {
-				v = normalize(fr.fn.Result, c.rvalue(in.Rhs))
+				v = Normalize(fr.Fn.Result, c.rvalue(in.Rhs))
 			} else {
 				vals = c.cells(in.Rhs)
 			}
 		}
-		ret := fr.ret
-		if len(t.frames) == 1 && vals == nil {
-			t.result = v
+		ret := fr.Ret
+		if len(t.Frames) == 1 && vals == nil {
+			t.Result = v
 		}
 		m.pop(t)
-		if ret != nil && !t.ended {
-			c.fr = t.top()
+		if ret != nil && !t.Ended {
+			c.fr = t.Top()
 			if vals != nil {
 				c.store(*ret, vals)
 			} else {
 				c.storeScalar(*ret, v, nil)
 			}
 		}
-		res.writes = append(c.writes, m.settle(t)...)
+		res.Writes = append(c.writes, m.settle(t)...)
 		return res, nil
 	case program.OpSpawn:
-		var hl *loc
+		var hl *Loc
 		if in.Lhs != nil {
 			l := c.lvalue(in.Lhs)
 			hl = &l
 		}
 		f := c.callee(in.Func)
 		args := c.args(in.Args)
-		nt := &thread{id: len(m.threads)}
+		nt := &Thread{ID: len(m.Threads)}
 		if hl != nil {
-			c.storeScalar(*hl, program.Value{Bits: int64(nt.id)}, in.Lhs.Type())
+			c.storeScalar(*hl, program.Value{Bits: int64(nt.ID)}, in.Lhs.Type())
 		}
-		m.threads = append(m.threads, nt)
+		m.Threads = append(m.Threads, nt)
 		nf := m.push(nt, f, nil)
-		if nf.atomic { // a spawned atomic function is not a section of the spawner
-			nf.atomic = false
-			nt.atomic--
+		if nf.Atomic { // a spawned atomic function is not a section of the spawner
+			nf.Atomic = false
+			nt.Atomic--
 		}
 		c.bindParams(nf, args)
 		c.writes = append(c.writes, m.settle(nt)...)
-		res.spawned = nt.id
+		res.spawned = nt.ID
 	case program.OpJoin:
 		id := c.rvalue(in.Rhs)
-		if id.Obj != "" || id.Bits < 0 || id.Bits >= int64(len(m.threads)) {
-			return stepResult{blocked: fmt.Sprintf("join of thread %s, which does not exist", id)}, nil
+		if id.Obj != "" || id.Bits < 0 || id.Bits >= int64(len(m.Threads)) {
+			return StepResult{Blocked: fmt.Sprintf("join of thread %s, which does not exist", id)}, nil
 		}
-		if !m.threads[id.Bits].ended {
-			return stepResult{blocked: fmt.Sprintf("join of thread %d, which has not ended", id.Bits)}, nil
+		if !m.Threads[id.Bits].Ended {
+			return StepResult{Blocked: fmt.Sprintf("join of thread %d, which has not ended", id.Bits)}, nil
 		}
 		if in.Lhs != nil {
-			c.storeScalar(c.lvalue(in.Lhs), m.threads[id.Bits].result, in.Lhs.Type())
+			c.storeScalar(c.lvalue(in.Lhs), m.Threads[id.Bits].Result, in.Lhs.Type())
 		}
 	case program.OpLock:
 		l := c.ptrLoc(c.rvalue(in.Rhs))
 		cur := c.read(l, 1)[0]
-		if truth(cur) {
-			return stepResult{blocked: "lock " + program.ExprString(in.Rhs) + " is held"}, nil
+		if Truth(cur) {
+			return StepResult{Blocked: "lock " + program.ExprString(in.Rhs) + " is held"}, nil
 		}
 		c.storeScalar(l, program.Value{Bits: 1}, nil)
 	case program.OpUnlock:
 		l := c.ptrLoc(c.rvalue(in.Rhs))
 		c.storeScalar(l, program.Value{}, nil)
 	case program.OpDecl:
-		o := fr.vars[in.Var]
+		o := fr.Vars[in.Var]
 		if o == nil {
 			fail("decl of unknown local %s", in.Var)
 		}
-		o.alive = true
-		vals := make([]program.Value, len(o.cells))
+		o.Alive = true
+		vals := make([]program.Value, len(o.Cells))
 		for i := range vals {
 			ct := o.typ.CellType(int64(i))
-			vals[i] = normalize(ct, c.draw(ct))
+			vals[i] = Normalize(ct, c.draw(ct))
 		}
-		c.store(loc{obj: o}, vals)
+		c.store(Loc{Obj: o}, vals)
 	case program.OpAlloc:
 		l := c.lvalue(in.Lhs)
 		nv := c.rvalue(in.Rhs)
@@ -225,63 +225,63 @@ func (m *machine) execStep(t *thread, nd source, h hooks) (res stepResult, err e
 				bt = program.ArrayOf(program.UCharType, n)
 			}
 		}
-		o := &object{
-			id:    fmt.Sprintf("heap#%d", len(m.heaps)+1),
+		o := &Object{
+			ID:    fmt.Sprintf("heap#%d", len(m.Heaps)+1),
 			typ:   bt,
-			cells: make([]program.Value, bt.Cells()),
-			alive: true,
-			heap:  true,
+			Cells: make([]program.Value, bt.Cells()),
+			Alive: true,
+			Heap:  true,
 		}
-		o.name = o.id
-		vals := make([]program.Value, len(o.cells))
+		o.Name = o.ID
+		vals := make([]program.Value, len(o.Cells))
 		for i := range vals {
 			ct := bt.CellType(int64(i))
-			vals[i] = normalize(ct, c.draw(ct))
+			vals[i] = Normalize(ct, c.draw(ct))
 		}
-		m.heaps = append(m.heaps, o)
-		m.objs[o.id] = o
-		c.storeScalar(l, program.Value{Obj: o.id}, nil)
-		c.store(loc{obj: o}, vals)
+		m.Heaps = append(m.Heaps, o)
+		m.Objs[o.ID] = o
+		c.storeScalar(l, program.Value{Obj: o.ID}, nil)
+		c.store(Loc{Obj: o}, vals)
 	case program.OpFree:
 		p := c.rvalue(in.Rhs)
 		if p.Obj == "" && p.Bits == 0 {
 			break // free(NULL)
 		}
 		l := c.ptrLoc(p)
-		if l.obj == nil || !l.obj.heap {
+		if l.Obj == nil || !l.Obj.Heap {
 			what := "a non-heap object"
-			if l.obj != nil {
-				what = l.obj.name
+			if l.Obj != nil {
+				what = l.Obj.Name
 			}
 			fail("free of %s", what)
 		}
-		if !l.obj.alive {
-			fail("double free of %s", l.obj.name)
+		if !l.Obj.Alive {
+			fail("double free of %s", l.Obj.Name)
 		}
-		if l.off != 0 {
-			fail("free of a pointer into the middle of %s", l.obj.name)
+		if l.Off != 0 {
+			fail("free of a pointer into the middle of %s", l.Obj.Name)
 		}
-		l.obj.alive = false
+		l.Obj.Alive = false
 	case program.OpExit:
 		if in.Rhs != nil {
-			t.result = c.rvalue(in.Rhs)
+			t.Result = c.rvalue(in.Rhs)
 		}
 		m.end(t)
-		res.writes = c.writes
+		res.Writes = c.writes
 		return res, nil
 	default:
 		fail("unknown op %s", in.Op)
 	}
-	fr.pc = next
-	res.undo = c.undo
-	res.writes = append(c.writes, m.settle(t)...)
+	fr.PC = next
+	res.Undo = c.undo
+	res.Writes = append(c.writes, m.settle(t)...)
 	return res, nil
 }
 
 func (c *ctx) callee(e program.Expr) *program.Func {
 	v := c.rvalue(e)
 	if !strings.HasPrefix(v.Obj, "fn:") {
-		fail("call through %s, which is not a function pointer (%s)", program.ExprString(e), c.m.external(v))
+		fail("call through %s, which is not a function pointer (%s)", program.ExprString(e), c.m.External(v))
 	}
 	f := c.m.p.Func(v.Obj[3:])
 	if f == nil {
@@ -299,19 +299,19 @@ func (c *ctx) args(es []program.Expr) [][]program.Value {
 }
 
 // bindParams stores the arguments into the parameters of the new frame.
-func (c *ctx) bindParams(fr *frame, args [][]program.Value) {
-	for i, p := range fr.fn.Params {
+func (c *ctx) bindParams(fr *Frame, args [][]program.Value) {
+	for i, p := range fr.Fn.Params {
 		if i >= len(args) {
 			break
 		}
-		o := fr.vars[p.Name]
+		o := fr.Vars[p.Name]
 		vals := args[i]
-		if int64(len(vals)) != int64(len(o.cells)) {
-			fail("argument %d of %s has %d cells, parameter %s has %d", i+1, fr.fn.Name, len(vals), p.Name, len(o.cells))
+		if int64(len(vals)) != int64(len(o.Cells)) {
+			fail("argument %d of %s has %d cells, parameter %s has %d", i+1, fr.Fn.Name, len(vals), p.Name, len(o.Cells))
 		}
 		if p.Type.IsScalar() {
 			vals = []program.Value{c.cast(vals[0], p.Type, p.Type)}
 		}
-		c.store(loc{obj: o}, vals)
+		c.store(Loc{Obj: o}, vals)
 	}
 }

@@ -1,4 +1,4 @@
-package interp
+package explicit
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"cegpv.dev/cegpv/internal/machine"
 
 	"cegpv.dev/cegpv/analysis"
 	"cegpv.dev/cegpv/internal/heap"
@@ -144,7 +146,7 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (_ *E
 	if err != nil {
 		return &ExploreResult{Reason: err.Error()}, nil
 	}
-	m, err := newMachine(p)
+	m, err := machine.New(p)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +183,7 @@ type giveUp struct{ why string }
 func (g *giveUp) Error() string { return g.why }
 
 type xstate struct {
-	m      *machine
+	m      *machine.Machine
 	spawns map[program.Label]int // threads created by each Spawn
 	// with BoundPreemptions: the thread that made the last step that is
 	// not private, and the preemptions so far
@@ -271,7 +273,7 @@ func (x *explorer) analyse() {
 }
 
 func (s *xstate) clone() *xstate {
-	return &xstate{m: s.m.clone(), spawns: maps.Clone(s.spawns), cur: s.cur, pre: s.pre}
+	return &xstate{m: s.m.Clone(), spawns: maps.Clone(s.spawns), cur: s.cur, pre: s.pre}
 }
 
 // dfs explores from s; it returns the run to a violation, or nil. When s
@@ -302,9 +304,9 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 	}
 	m := s.m
 	var runnable []int
-	for _, t := range m.threads {
-		if !t.ended && t.current() != nil && m.atomicHolder(t) == nil {
-			runnable = append(runnable, t.id)
+	for _, t := range m.Threads {
+		if !t.Ended && t.Current() != nil && m.AtomicHolder(t) == nil {
+			runnable = append(runnable, t.ID)
 		}
 	}
 	// ample set: the first thread whose next step is private, if it can
@@ -312,7 +314,7 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 	// where the other threads could be put off forever
 	done := -1
 	for _, id := range runnable {
-		t := m.threads[id]
+		t := m.Threads[id]
 		if x.privateNext(t) {
 			moved, cycle, run, err := x.expand(s, id, -1)
 			if run != nil || err != nil {
@@ -331,7 +333,7 @@ func (x *explorer) dfs(s *xstate) (*program.Run, error) {
 		return x.expandBounded(s, runnable, done)
 	}
 	for _, id := range runnable {
-		if id == done || done < 0 && x.privateNext(m.threads[id]) {
+		if id == done || done < 0 && x.privateNext(m.Threads[id]) {
 			continue // explored above
 		}
 		if _, _, run, err := x.expand(s, id, 0); run != nil || err != nil {
@@ -351,7 +353,7 @@ func (x *explorer) expandBounded(s *xstate, runnable []int, done int) (*program.
 	case !slices.Contains(runnable, s.cur):
 	case s.cur == done:
 		cost = 1
-	case done >= 0 || !x.privateNext(m.threads[s.cur]):
+	case done >= 0 || !x.privateNext(m.Threads[s.cur]):
 		// (a private next step that did not move above: blocked)
 		moved, _, run, err := x.expand(s, s.cur, 0)
 		if run != nil || err != nil {
@@ -362,7 +364,7 @@ func (x *explorer) expandBounded(s *xstate, runnable []int, done int) (*program.
 		}
 	}
 	for _, id := range runnable {
-		if id == s.cur || id == done || done < 0 && x.privateNext(m.threads[id]) {
+		if id == s.cur || id == done || done < 0 && x.privateNext(m.Threads[id]) {
 			continue
 		}
 		if s.pre+cost > x.opts.Preemptions {
@@ -377,9 +379,9 @@ func (x *explorer) expandBounded(s *xstate, runnable []int, done int) (*program.
 }
 
 // privateNext reports whether t's next step is private.
-func (x *explorer) privateNext(t *thread) bool {
-	in := t.current()
-	if in == nil || t.fresh {
+func (x *explorer) privateNext(t *machine.Thread) bool {
+	in := t.Current()
+	if in == nil || t.Fresh {
 		// a thread that has entered an atomic section without acting
 		// in it lets the others run; its first step inside takes the
 		// section, which is not private
@@ -388,24 +390,24 @@ func (x *explorer) privateNext(t *thread) bool {
 	if in.Op == program.OpReturn {
 		// private when it ends no thread or section and stores, if at
 		// all, into a private local of the caller
-		fr := t.top()
-		if fr.atomic || len(t.frames) == 1 || program.HasNondet(in.Rhs) {
+		fr := t.Top()
+		if fr.Atomic || len(t.Frames) == 1 || program.HasNondet(in.Rhs) {
 			return false
 		}
-		if fr.ret != nil {
-			caller, o := t.frames[len(t.frames)-2], fr.ret.obj
+		if fr.Ret != nil {
+			caller, o := t.Frames[len(t.Frames)-2], fr.Ret.Obj
 			if o == nil {
 				return false
 			}
-			name := strings.TrimPrefix(o.name, caller.fn.Name+"::")
-			if caller.vars[name] != o {
+			name := strings.TrimPrefix(o.Name, caller.Fn.Name+"::")
+			if caller.Vars[name] != o {
 				return false
 			}
-			if x.priv.Taken[caller.fn.Name+"::"+name] {
+			if x.priv.Taken[caller.Fn.Name+"::"+name] {
 				return false
 			}
 		}
-		return x.priv.Expr(fr.fn, fr.pc, in.Rhs)
+		return x.priv.Expr(fr.Fn, fr.PC, in.Rhs)
 	}
 	return x.private[in]
 }
@@ -416,11 +418,11 @@ type choiceSource struct {
 	dom    []int64
 	choice []int
 	n      int
-	m      *machine
+	m      *machine.Machine
 	drawn  []program.Value
 }
 
-func (c *choiceSource) next(t *program.Type) program.Value {
+func (c *choiceSource) Next(t *program.Type) program.Value {
 	// the first run of a step has no choice vector yet: its draws take
 	// the first value of the domain, as the all-zero vector would (the
 	// odometer starts from there, so a value drawn outside the domain
@@ -436,9 +438,9 @@ func (c *choiceSource) next(t *program.Type) program.Value {
 	c.n++
 	val := program.Value{Bits: v}
 	if t.Kind == program.Int || t.Kind == program.Bool {
-		val = normalize(t, val)
+		val = machine.Normalize(t, val)
 	}
-	c.drawn = append(c.drawn, c.m.external(val))
+	c.drawn = append(c.drawn, c.m.External(val))
 	return val
 }
 
@@ -448,8 +450,8 @@ func (c *choiceSource) next(t *program.Type) program.Value {
 // preemptions the step counts (BoundPreemptions), -1 for a private step,
 // which leaves the current thread as it is.
 func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *program.Run, err error) {
-	t := s.m.threads[id]
-	in := t.current()
+	t := s.m.Threads[id]
+	in := t.Current()
 	dom := x.doms[in]
 	if why := x.bound(s, t, in); why != "" {
 		x.bounded = true
@@ -460,31 +462,31 @@ func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *prog
 	target := 0
 	for {
 		c := s.clone()
-		ct := c.m.threads[id]
+		ct := c.m.Threads[id]
 		src := &choiceSource{dom: dom, choice: choice, m: c.m}
 		ntargets := 1
-		h := hooks{
-			pick: func(ts []program.Label) program.Label {
+		h := machine.Hooks{
+			Pick: func(ts []program.Label) program.Label {
 				ntargets = len(ts)
 				return ts[target%len(ts)]
 			},
-			backEdge: func(fr *frame, g *program.Instr) string {
+			BackEdge: func(fr *machine.Frame, g *program.Instr) string {
 				if x.opts.Unbounded {
 					return ""
 				}
-				if fr.backEdges == nil {
-					fr.backEdges = map[program.Label]int{}
+				if fr.BackEdges == nil {
+					fr.BackEdges = map[program.Label]int{}
 				}
-				if fr.backEdges[g.Label] >= x.opts.Unwind-1 {
+				if fr.BackEdges[g.Label] >= x.opts.Unwind-1 {
 					return fmt.Sprintf("unwinding bound %d reached at %s", x.opts.Unwind, g.Label)
 				}
-				fr.backEdges[g.Label]++
+				fr.BackEdges[g.Label]++
 				return ""
 			},
 		}
-		res, err := c.m.exec(ct, src, h)
+		res, err := c.m.Exec(ct, src, h)
 		if err != nil {
-			var ee *ExecError
+			var ee *machine.ExecError
 			if errors.As(err, &ee) {
 				return moved, cycle, nil, &giveUp{fmt.Sprintf("explicit search: execution error at %s: %s", in.Label, ee.Msg)}
 			}
@@ -497,8 +499,8 @@ func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *prog
 			// (extended, never reset: the odometer keeps its place)
 			choice = append(choice, make([]int, src.n-len(choice))...)
 		}
-		if res.blocked != "" {
-			if strings.HasPrefix(res.blocked, "unwinding bound") {
+		if res.Blocked != "" {
+			if strings.HasPrefix(res.Blocked, "unwinding bound") {
 				x.bounded = true
 			}
 		} else {
@@ -510,8 +512,8 @@ func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *prog
 				c.cur, c.pre = id, s.pre+cost
 			}
 			x.resetLoops(ct)
-			x.path = append(x.path, program.Step{Thread: id, Label: in.Label, Nondet: src.drawn, Assigned: res.writes})
-			if res.failed {
+			x.path = append(x.path, program.Step{Thread: id, Label: in.Label, Nondet: src.drawn, Assigned: res.Writes})
+			if res.Failed {
 				steps := append([]program.Step(nil), x.path...)
 				return true, cycle, &program.Run{Steps: steps, Violated: in.Prop}, nil
 			}
@@ -546,13 +548,13 @@ func (x *explorer) expand(s *xstate, id, cost int) (moved, cycle bool, run *prog
 
 // bound returns why thread t may not execute in (a call beyond the
 // recursion bound, a spawn beyond the thread bounds), or "".
-func (x *explorer) bound(s *xstate, t *thread, in *program.Instr) string {
+func (x *explorer) bound(s *xstate, t *machine.Thread, in *program.Instr) string {
 	switch in.Op {
 	case program.OpCall:
 		name := calleeName(s.m, t, in.Func)
 		n := 0
-		for _, f := range t.frames {
-			if name != "" && f.fn.Name == name {
+		for _, f := range t.Frames {
+			if name != "" && f.Fn.Name == name {
 				n++
 			}
 		}
@@ -563,7 +565,7 @@ func (x *explorer) bound(s *xstate, t *thread, in *program.Instr) string {
 		if x.opts.Threads > 0 && s.spawns[in.Label] >= x.opts.Threads {
 			return "thread bound"
 		}
-		if len(s.m.threads) >= x.opts.MaxThreads {
+		if len(s.m.Threads) >= x.opts.MaxThreads {
 			return threadCapReached
 		}
 	}
@@ -574,20 +576,11 @@ func (x *explorer) bound(s *xstate, t *thread, in *program.Instr) string {
 // when evaluating e fails (the step itself then reports the error). A
 // callee expression draws nothing (domains rejects draws there), so the
 // evaluation is the one the step makes.
-func calleeName(m *machine, t *thread, e program.Expr) (name string) {
+func calleeName(m *machine.Machine, t *machine.Thread, e program.Expr) string {
 	if fr, ok := e.(*program.FuncRef); ok {
 		return fr.Name
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(execPanic); !ok {
-				panic(r)
-			}
-			name = ""
-		}
-	}()
-	c := &ctx{m: m, t: t, fr: t.top(), nd: zeroSource{}}
-	if v := c.rvalue(e); strings.HasPrefix(v.Obj, "fn:") {
+	if v, err := m.Eval(t, e); err == nil && strings.HasPrefix(v.Obj, "fn:") {
 		return v.Obj[3:]
 	}
 	return ""
@@ -595,70 +588,18 @@ func calleeName(m *machine, t *thread, e program.Expr) (name string) {
 
 // resetLoops forgets the back-edge counts of the loops t's top activation
 // has left, so that each entry into a loop has its own count.
-func (x *explorer) resetLoops(t *thread) {
-	fr := t.top()
-	if fr == nil || len(fr.backEdges) == 0 {
+func (x *explorer) resetLoops(t *machine.Thread) {
+	fr := t.Top()
+	if fr == nil || len(fr.BackEdges) == 0 {
 		return
 	}
-	for l := range fr.backEdges {
+	for l := range fr.BackEdges {
 		in := x.ix.Instr[l]
 		r, ok := x.loops[in]
-		if !ok || fr.pc < r[0] || fr.pc > r[1] {
-			delete(fr.backEdges, l)
+		if !ok || fr.PC < r[0] || fr.PC > r[1] {
+			delete(fr.BackEdges, l)
 		}
 	}
-}
-
-// clone returns a deep copy of m (dead locals are left out: any access
-// through a pointer to one is an error either way).
-func (m *machine) clone() *machine {
-	n := &machine{p: m.p, objs: make(map[string]*object, len(m.objs)), globals: make(map[string]*object, len(m.globals)), acts: m.acts}
-	cp := make(map[*object]*object, len(m.objs))
-	get := func(o *object) *object {
-		if o == nil {
-			return nil
-		}
-		if c, ok := cp[o]; ok {
-			return c
-		}
-		// the cells are shared until the copy writes them: m is not
-		// written once cloned (a state's successors are its clones)
-		c := &object{id: o.id, name: o.name, typ: o.typ, cells: o.cells, cow: true, alive: o.alive, heap: o.heap}
-		cp[o] = c
-		n.objs[c.id] = c
-		return c
-	}
-	for name, o := range m.globals {
-		n.globals[name] = get(o)
-	}
-	for _, h := range m.heaps {
-		n.heaps = append(n.heaps, get(h))
-	}
-	for _, o := range m.objs {
-		if o.alive {
-			get(o)
-		}
-	}
-	for _, t := range m.threads {
-		nt := &thread{id: t.id, ended: t.ended, result: t.result, atomic: t.atomic, fresh: t.fresh, stopped: t.stopped}
-		for _, fr := range t.frames {
-			nf := &frame{fn: fr.fn, pc: fr.pc, vars: make(map[string]*object, len(fr.vars)), atomic: fr.atomic}
-			for k, o := range fr.vars {
-				nf.vars[k] = get(o)
-			}
-			if fr.ret != nil {
-				l := *fr.ret
-				l.obj = get(l.obj)
-				nf.ret = &l
-			}
-			if len(fr.backEdges) > 0 {
-				nf.backEdges = maps.Clone(fr.backEdges)
-			}
-			nt.frames = append(nt.frames, nf)
-		}
-		n.threads = append(n.threads, nt)
-	}
-	return n
 }
 
 // key encodes the state canonically: objects by their names (locals by
@@ -670,35 +611,35 @@ func (x *explorer) key(s *xstate) string {
 	type owner struct {
 		tid, depth int
 	}
-	var locals map[*object]owner
+	var locals map[*machine.Object]owner
 	cur := -1 // the thread whose record is being encoded
 	canon := func(id string) string {
 		if id == "" || strings.HasPrefix(id, "fn:") || strings.HasPrefix(id, "heap#") || strings.HasPrefix(id, "dangling:") {
 			return id
 		}
-		if o := m.globals[id]; o != nil && o.id == id {
+		if o := m.Globals[id]; o != nil && o.ID == id {
 			return id
 		}
 		if locals == nil {
-			locals = map[*object]owner{}
-			for _, t := range m.threads {
-				for k, fr := range t.frames {
-					for _, o := range fr.vars {
-						locals[o] = owner{t.id, k}
+			locals = map[*machine.Object]owner{}
+			for _, t := range m.Threads {
+				for k, fr := range t.Frames {
+					for _, o := range fr.Vars {
+						locals[o] = owner{t.ID, k}
 					}
 				}
 			}
 		}
-		if o := m.objs[id]; o != nil {
+		if o := m.Objs[id]; o != nil {
 			if w, ok := locals[o]; ok {
 				if w.tid == cur {
 					// relative to the record's thread, so that
 					// symmetric threads have equal records
-					return fmt.Sprintf("%s@self.%d", o.name, w.depth)
+					return fmt.Sprintf("%s@self.%d", o.Name, w.depth)
 				}
-				return fmt.Sprintf("%s@%d.%d", o.name, w.tid, w.depth)
+				return fmt.Sprintf("%s@%d.%d", o.Name, w.tid, w.depth)
 			}
-			return "main:" + o.name // main's locals after main returned
+			return "main:" + o.Name // main's locals after main returned
 		}
 		return "dead:" + id
 	}
@@ -715,13 +656,13 @@ func (x *explorer) key(s *xstate) string {
 			b = append(b, 0)
 		}
 	}
-	obj := func(o *object) {
-		if o.alive {
+	obj := func(o *machine.Object) {
+		if o.Alive {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
 		}
-		for _, v := range o.cells {
+		for _, v := range o.Cells {
 			val(v)
 		}
 	}
@@ -735,23 +676,23 @@ func (x *explorer) key(s *xstate) string {
 		}
 	}
 	for _, g := range x.p.Globals {
-		obj(m.globals[g.Name])
+		obj(m.Globals[g.Name])
 	}
-	num(int64(len(m.heaps)))
-	for _, h := range m.heaps {
+	num(int64(len(m.Heaps)))
+	for _, h := range m.Heaps {
 		obj(h)
 	}
 	counts(s.spawns)
 	if x.opts.BoundPreemptions {
 		num(int64(s.pre))
 	}
-	if len(m.threads) > 0 && m.threads[0].ended {
+	if len(m.Threads) > 0 && m.Threads[0].Ended {
 		var names []string
-		byName := map[string]*object{}
-		for _, o := range m.objs {
-			if !o.heap && o.alive && m.globals[o.name] != o && strings.HasPrefix(o.name, "main::") {
-				names = append(names, o.name)
-				byName[o.name] = o
+		byName := map[string]*machine.Object{}
+		for _, o := range m.Objs {
+			if !o.Heap && o.Alive && m.Globals[o.Name] != o && strings.HasPrefix(o.Name, "main::") {
+				names = append(names, o.Name)
+				byName[o.Name] = o
 			}
 		}
 		sort.Strings(names)
@@ -760,61 +701,61 @@ func (x *explorer) key(s *xstate) string {
 			obj(byName[n])
 		}
 	}
-	records := make([]string, len(m.threads))
-	for i, t := range m.threads {
+	records := make([]string, len(m.Threads))
+	for i, t := range m.Threads {
 		head := b
 		b = nil
-		cur = t.id
-		if t.ended {
+		cur = t.ID
+		if t.Ended {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
 		}
-		val(t.result)
-		num(int64(t.atomic))
-		if x.opts.BoundPreemptions && t.id == s.cur {
+		val(t.Result)
+		num(int64(t.Atomic))
+		if x.opts.BoundPreemptions && t.ID == s.cur {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
 		}
-		if t.fresh {
+		if t.Fresh {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
 		}
-		num(int64(len(t.frames)))
-		for k, fr := range t.frames {
-			str(fr.fn.Name)
-			num(int64(fr.pc))
-			if fr.ret != nil && fr.ret.obj != nil {
+		num(int64(len(t.Frames)))
+		for k, fr := range t.Frames {
+			str(fr.Fn.Name)
+			num(int64(fr.PC))
+			if fr.Ret != nil && fr.Ret.Obj != nil {
 				// relative to the thread, so that symmetric threads
 				// have equal records
-				if k > 0 && t.frames[k-1].vars[strings.TrimPrefix(fr.ret.obj.name, t.frames[k-1].fn.Name+"::")] == fr.ret.obj {
-					str("caller::" + fr.ret.obj.name)
+				if k > 0 && t.Frames[k-1].Vars[strings.TrimPrefix(fr.Ret.Obj.Name, t.Frames[k-1].Fn.Name+"::")] == fr.Ret.Obj {
+					str("caller::" + fr.Ret.Obj.Name)
 				} else {
-					str(canon(fr.ret.obj.id))
+					str(canon(fr.Ret.Obj.ID))
 				}
-				num(fr.ret.off)
+				num(fr.Ret.Off)
 			} else {
 				str("")
 			}
 			// dead variables are left out
-			live := x.live[fr.fn][min(fr.pc, len(fr.fn.Body))]
-			for i, v := range fr.fn.Params {
+			live := x.live[fr.Fn][min(fr.PC, len(fr.Fn.Body))]
+			for i, v := range fr.Fn.Params {
 				if live[i] {
-					obj(fr.vars[v.Name])
+					obj(fr.Vars[v.Name])
 				} else {
 					b = append(b, 2)
 				}
 			}
-			for i, v := range fr.fn.Locals {
-				if live[len(fr.fn.Params)+i] {
-					obj(fr.vars[v.Name])
+			for i, v := range fr.Fn.Locals {
+				if live[len(fr.Fn.Params)+i] {
+					obj(fr.Vars[v.Name])
 				} else {
 					b = append(b, 2)
 				}
 			}
-			counts(fr.backEdges)
+			counts(fr.BackEdges)
 			b = append(b, 0xff)
 		}
 		records[i] = string(b)

@@ -1,4 +1,4 @@
-package interp
+package explicit
 
 import (
 	"context"
@@ -7,32 +7,34 @@ import (
 	"strings"
 	"testing"
 
+	"cegpv.dev/cegpv/internal/lowertest"
+
+	"cegpv.dev/cegpv/interp"
+
 	"cegpv.dev/cegpv/analysis"
 	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/testenv"
 	P "cegpv.dev/cegpv/program"
 )
 
-func lowerC(t *testing.T, name, src string) *P.Program {
-	t.Helper()
-	p, err := frontend.Lower(name, []byte(src), frontend.Options{})
-	if err != nil {
-		t.Fatalf("Lower: %v", err)
-	}
-	return p
-}
+func lowerC(t *testing.T, name, src string) *P.Program { return lowertest.C(t, name, src) }
 
 // TestExploreProgs runs the explicit-state search on every testdata/progs
 // program whose nondeterminism is finite: the verdict must be the one the
 // header states, and every violation must replay.
 func TestExploreProgs(t *testing.T) {
 	explored := 0
-	for _, file := range progFiles(t) {
-		src, h := readProg(t, file)
-		p, err := frontend.Lower(file, src, frontend.Options{})
+	progs, err := testenv.Progs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range progs {
+		file := h.Path
+		p, err := frontend.Lower(file, h.Src, frontend.Options{})
 		if err != nil {
 			continue
 		}
-		res, err := Explore(context.Background(), p, ExploreOptions{Unwind: h.unwind, Threads: h.threads})
+		res, err := Explore(context.Background(), p, ExploreOptions{Unwind: h.Unwind, Threads: h.Threads})
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -42,15 +44,15 @@ func TestExploreProgs(t *testing.T) {
 			t.Logf("%s: not explored: %s", name, res.Reason)
 			continue
 		case ViolationFound:
-			if h.expect == "safe" {
-				t.Errorf("%s: safe, but Explore finds a violation:\n%s", name, Format(p, res.Run))
+			if h.Expect == "safe" {
+				t.Errorf("%s: safe, but Explore finds a violation:\n%s", name, interp.Format(p, res.Run))
 			}
-			out, err := Replay(p, res.Run)
-			if err != nil || out.Status != Violated {
+			out, err := interp.Replay(p, res.Run)
+			if err != nil || out.Status != interp.Violated {
 				t.Errorf("%s: the violation does not replay: %v", name, err)
 			}
 		case NoViolation:
-			if h.expect == "unsafe" {
+			if h.Expect == "unsafe" {
 				t.Errorf("%s: unsafe, but Explore finds no violation in %d states", name, res.States)
 			}
 		}
@@ -268,7 +270,7 @@ func checkExplore(t *testing.T, p *P.Program, opts ExploreOptions, want ExploreS
 		t.Errorf("complete %v, want %v", res.Complete, complete)
 	}
 	if res.Run != nil {
-		if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
+		if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
 			t.Errorf("the violation does not replay: %v", err)
 		}
 	}
@@ -441,7 +443,7 @@ int main() { int k = __VERIFIER_nondet_int(); __VERIFIER_assume(k >= 1 && k < 3)
 			if err != nil || res.Status != ViolationFound {
 				t.Fatalf("Explore: %v %+v, want a violation", err, res)
 			}
-			if out, err := Replay(p, res.Run); err != nil || out.Status != Violated {
+			if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
 				t.Fatalf("the violation does not replay: %v", err)
 			}
 		})

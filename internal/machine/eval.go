@@ -1,4 +1,4 @@
-package interp
+package machine
 
 import (
 	"fmt"
@@ -7,44 +7,44 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// source supplies the Nondet values of a step, in the order of
+// Source supplies the Nondet values of a step, in the order of
 // program.Step.Nondet.
-type source interface {
-	next(t *program.Type) program.Value
+type Source interface {
+	Next(t *program.Type) program.Value
 }
 
 type zeroSource struct{}
 
-func (zeroSource) next(*program.Type) program.Value { return program.Value{} }
+func (zeroSource) Next(*program.Type) program.Value { return program.Value{} }
 
-// loc is a location: a cell of an object. obj is nil for an invalid
+// Loc is a location: a cell of an object. obj is nil for an invalid
 // location (through NULL or an integer address); bits then holds the
 // address for messages.
-type loc struct {
-	obj  *object
-	off  int64
+type Loc struct {
+	Obj  *Object
+	Off  int64
 	bits int64
 	why  string // for obj == nil: what is wrong
 }
 
 // ctx evaluates expressions for one step of thread t in its top frame.
 type ctx struct {
-	m      *machine
-	t      *thread
-	fr     *frame
-	nd     source
+	m      *Machine
+	t      *Thread
+	fr     *Frame
+	nd     Source
 	writes []program.Write
-	undo   []undoCell // old contents of the cells written, oldest first
+	undo   []UndoCell // old contents of the cells written, oldest first
 }
 
-// undoCell records a cell's contents before a store.
-type undoCell struct {
-	obj *object
-	off int64
-	old program.Value
+// UndoCell records a cell's contents before a store.
+type UndoCell struct {
+	Obj *Object
+	Off int64
+	Old program.Value
 }
 
-func normalize(t *program.Type, v program.Value) program.Value {
+func Normalize(t *program.Type, v program.Value) program.Value {
 	if v.Obj != "" {
 		if t.Kind == program.Bool {
 			return program.Value{Bits: 1}
@@ -57,7 +57,7 @@ func normalize(t *program.Type, v program.Value) program.Value {
 	return v
 }
 
-func truth(v program.Value) bool { return v.Bits != 0 || v.Obj != "" }
+func Truth(v program.Value) bool { return v.Bits != 0 || v.Obj != "" }
 
 func boolVal(b bool) program.Value {
 	if b {
@@ -67,8 +67,8 @@ func boolVal(b bool) program.Value {
 }
 
 // check validates an access of n cells at l.
-func (c *ctx) check(l loc, n int64, what string) {
-	if l.obj == nil {
+func (c *ctx) check(l Loc, n int64, what string) {
+	if l.Obj == nil {
 		if l.why != "" {
 			fail("%s %s", what, l.why)
 		}
@@ -77,48 +77,48 @@ func (c *ctx) check(l loc, n int64, what string) {
 		}
 		fail("%s of the integer address %d", what, l.bits)
 	}
-	if !l.obj.alive {
-		if l.obj.heap {
-			fail("%s of %s after it was freed", what, l.obj.name)
+	if !l.Obj.Alive {
+		if l.Obj.Heap {
+			fail("%s of %s after it was freed", what, l.Obj.Name)
 		}
-		fail("%s of %s after its activation ended (dangling pointer)", what, l.obj.name)
+		fail("%s of %s after its activation ended (dangling pointer)", what, l.Obj.Name)
 	}
-	if l.off < 0 || l.off+n > int64(len(l.obj.cells)) {
-		fail("%s out of bounds: cells [%d,%d) of %s, which has %d", what, l.off, l.off+n, l.obj.name, len(l.obj.cells))
+	if l.Off < 0 || l.Off+n > int64(len(l.Obj.Cells)) {
+		fail("%s out of bounds: cells [%d,%d) of %s, which has %d", what, l.Off, l.Off+n, l.Obj.Name, len(l.Obj.Cells))
 	}
 }
 
-func (c *ctx) read(l loc, n int64) []program.Value {
+func (c *ctx) read(l Loc, n int64) []program.Value {
 	c.check(l, n, "read")
-	return append([]program.Value(nil), l.obj.cells[l.off:l.off+n]...)
+	return append([]program.Value(nil), l.Obj.Cells[l.Off:l.Off+n]...)
 }
 
 // store writes cells at l and records the writes.
-func (c *ctx) store(l loc, vals []program.Value) {
+func (c *ctx) store(l Loc, vals []program.Value) {
 	c.check(l, int64(len(vals)), "write")
 	for i, v := range vals {
-		off := l.off + int64(i)
-		ct := l.obj.typ.CellType(off)
+		off := l.Off + int64(i)
+		ct := l.Obj.typ.CellType(off)
 		if ct.Kind != program.Void {
-			v = normalize(ct, v)
+			v = Normalize(ct, v)
 		}
-		c.undo = append(c.undo, undoCell{l.obj, off, l.obj.cells[off]})
-		l.obj.writable()[off] = v
-		c.writes = append(c.writes, program.Write{Loc: l.obj.name + l.obj.typ.CellPath(off), Val: c.m.external(v)})
+		c.undo = append(c.undo, UndoCell{l.Obj, off, l.Obj.Cells[off]})
+		l.Obj.Writable()[off] = v
+		c.writes = append(c.writes, program.Write{Loc: l.Obj.Name + l.Obj.typ.CellPath(off), Val: c.m.External(v)})
 	}
 }
 
 // storeScalar writes one value of type t (nil: the cell's type) at l.
-func (c *ctx) storeScalar(l loc, v program.Value, t *program.Type) {
+func (c *ctx) storeScalar(l Loc, v program.Value, t *program.Type) {
 	if t != nil {
-		v = normalize(t, v)
+		v = Normalize(t, v)
 	}
 	c.store(l, []program.Value{v})
 }
 
 // draw returns the next Nondet value of type t.
 func (c *ctx) draw(t *program.Type) program.Value {
-	return c.nd.next(t)
+	return c.nd.Next(t)
 }
 
 // skip draws the Nondet values of an expression that is not evaluated.
@@ -131,16 +131,16 @@ func (c *ctx) skip(e program.Expr) {
 	})
 }
 
-func (c *ctx) variable(r *program.Ref) *object {
+func (c *ctx) variable(r *program.Ref) *Object {
 	if r.Local {
 		if c.fr != nil {
-			if o := c.fr.vars[r.Name]; o != nil {
+			if o := c.fr.Vars[r.Name]; o != nil {
 				return o
 			}
 		}
 		fail("local %s not in the current activation", r.Name)
 	}
-	o := c.m.globals[r.Name]
+	o := c.m.Globals[r.Name]
 	if o == nil {
 		fail("unknown global %s", r.Name)
 	}
@@ -148,23 +148,23 @@ func (c *ctx) variable(r *program.Ref) *object {
 }
 
 // lvalue evaluates the location designated by e.
-func (c *ctx) lvalue(e program.Expr) loc {
+func (c *ctx) lvalue(e program.Expr) Loc {
 	switch e := e.(type) {
 	case *program.Ref:
-		return loc{obj: c.variable(e)}
+		return Loc{Obj: c.variable(e)}
 	case *program.Deref:
 		return c.ptrLoc(c.rvalue(e.X))
 	case *program.Index:
 		base := c.lvalue(e.X)
 		i := c.rvalue(e.I)
 		n := c.index(e, i)
-		return loc{obj: base.obj, off: base.off + n*e.X.Type().Elem.Cells(), bits: base.bits, why: base.why}
+		return Loc{Obj: base.Obj, Off: base.Off + n*e.X.Type().Elem.Cells(), bits: base.bits, why: base.why}
 	case *program.FieldSel:
 		base := c.lvalue(e.X)
-		return loc{obj: base.obj, off: base.off + e.X.Type().FieldCell(e.Field), bits: base.bits, why: base.why}
+		return Loc{Obj: base.Obj, Off: base.Off + e.X.Type().FieldCell(e.Field), bits: base.bits, why: base.why}
 	}
 	fail("%s is not an lvalue", program.ExprString(e))
-	return loc{}
+	return Loc{}
 }
 
 // index checks an array index and returns it.
@@ -183,18 +183,18 @@ func (c *ctx) index(e *program.Index, i program.Value) int64 {
 	return n
 }
 
-func (c *ctx) ptrLoc(p program.Value) loc {
+func (c *ctx) ptrLoc(p program.Value) Loc {
 	if p.Obj == "" {
-		return loc{bits: p.Bits}
+		return Loc{bits: p.Bits}
 	}
 	if strings.HasPrefix(p.Obj, "fn:") {
-		return loc{why: "through the function pointer " + p.Obj[3:]}
+		return Loc{why: "through the function pointer " + p.Obj[3:]}
 	}
-	o := c.m.objs[p.Obj]
+	o := c.m.Objs[p.Obj]
 	if o == nil {
-		return loc{why: "through a pointer to unknown object " + p.Obj}
+		return Loc{why: "through a pointer to unknown object " + p.Obj}
 	}
-	return loc{obj: o, off: p.Off}
+	return Loc{Obj: o, Off: p.Off}
 }
 
 // cells evaluates an expression of any type to its cells.
@@ -214,12 +214,12 @@ func (c *ctx) cells(e program.Expr) []program.Value {
 		for i := range out {
 			ct := t.CellType(int64(i))
 			if ct.Kind != program.Void {
-				out[i] = normalize(ct, v)
+				out[i] = Normalize(ct, v)
 			}
 		}
 		return out
 	case *program.CondExpr:
-		if truth(c.rvalue(e.C)) {
+		if Truth(c.rvalue(e.C)) {
 			r := c.cells(e.X)
 			c.skip(e.Y)
 			return r
@@ -237,9 +237,9 @@ func (c *ctx) cells(e program.Expr) []program.Value {
 		off := st.FieldCell(e.Field)
 		return all[off : off+st.Fields[e.Field].Type.Cells()]
 	case *program.Compound:
-		o := &object{name: "<init>", typ: t, cells: make([]program.Value, n), alive: true}
+		o := &Object{Name: "<init>", typ: t, Cells: make([]program.Value, n), Alive: true}
 		c.m.initCells(c, o, 0, t, e)
-		return o.cells
+		return o.Cells
 	case *program.Cast:
 		return c.cells(e.X)
 	}
@@ -278,13 +278,13 @@ func (c *ctx) rvalue(e program.Expr) program.Value {
 		}
 		return c.pointerTo(c.lvalue(e.X))
 	case *program.Nondet:
-		return normalize(e.T, c.draw(e.T))
+		return Normalize(e.T, c.draw(e.T))
 	case *program.Unary:
 		return c.unary(e)
 	case *program.Binary:
 		return c.binary(e)
 	case *program.CondExpr:
-		if truth(c.rvalue(e.C)) {
+		if Truth(c.rvalue(e.C)) {
 			r := c.rvalue(e.X)
 			c.skip(e.Y)
 			return r
@@ -300,20 +300,20 @@ func (c *ctx) rvalue(e program.Expr) program.Value {
 	return program.Value{}
 }
 
-func (c *ctx) pointerTo(l loc) program.Value {
-	if l.obj == nil {
+func (c *ctx) pointerTo(l Loc) program.Value {
+	if l.Obj == nil {
 		if l.why != "" {
 			fail("address %s", l.why)
 		}
-		return program.Value{Bits: l.bits + l.off}
+		return program.Value{Bits: l.bits + l.Off}
 	}
-	return program.Value{Obj: l.obj.id, Off: l.off}
+	return program.Value{Obj: l.Obj.ID, Off: l.Off}
 }
 
 func (c *ctx) cast(v program.Value, from, to *program.Type) program.Value {
 	switch to.Kind {
 	case program.Bool:
-		return boolVal(truth(v))
+		return boolVal(Truth(v))
 	case program.Int:
 		if v.Obj != "" {
 			return v // an address converted to an integer keeps its object
@@ -332,13 +332,13 @@ func (c *ctx) unary(e *program.Unary) program.Value {
 	x := c.rvalue(e.X)
 	switch e.Op {
 	case program.Not:
-		return normalize(e.T, boolVal(!truth(x)))
+		return Normalize(e.T, boolVal(!Truth(x)))
 	case program.Neg:
 		c.noAddr(x, e)
-		return normalize(e.T, program.Value{Bits: -x.Bits})
+		return Normalize(e.T, program.Value{Bits: -x.Bits})
 	case program.BitNot:
 		c.noAddr(x, e)
-		return normalize(e.T, program.Value{Bits: ^x.Bits})
+		return Normalize(e.T, program.Value{Bits: ^x.Bits})
 	}
 	fail("unknown unary operator %d", e.Op)
 	return program.Value{}
@@ -358,17 +358,17 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 	x := c.rvalue(e.X)
 	switch e.Op {
 	case program.LAnd:
-		if !truth(x) {
+		if !Truth(x) {
 			c.skip(e.Y)
-			return normalize(e.T, program.Value{})
+			return Normalize(e.T, program.Value{})
 		}
-		return normalize(e.T, boolVal(truth(c.rvalue(e.Y))))
+		return Normalize(e.T, boolVal(Truth(c.rvalue(e.Y))))
 	case program.LOr:
-		if truth(x) {
+		if Truth(x) {
 			c.skip(e.Y)
-			return normalize(e.T, program.Value{Bits: 1})
+			return Normalize(e.T, program.Value{Bits: 1})
 		}
-		return normalize(e.T, boolVal(truth(c.rvalue(e.Y))))
+		return Normalize(e.T, boolVal(Truth(c.rvalue(e.Y))))
 	}
 	y := c.rvalue(e.Y)
 	xt, yt := e.X.Type(), e.Y.Type()
@@ -381,7 +381,7 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 			if e.Op == program.Ne {
 				eq = !eq
 			}
-			return normalize(e.T, boolVal(eq))
+			return Normalize(e.T, boolVal(eq))
 		case program.Lt, program.Le, program.Gt, program.Ge:
 			var a, b int64
 			switch {
@@ -392,7 +392,7 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 			default:
 				fail("relational comparison of pointers into different objects in %s", program.ExprString(e))
 			}
-			return normalize(e.T, boolVal(compare(e.Op, a, b, false)))
+			return Normalize(e.T, boolVal(compare(e.Op, a, b, false)))
 		case program.Add, program.Sub:
 			if xt.Kind == program.Pointer && yt.Kind == program.Pointer && e.Op == program.Sub {
 				ec := elemCells(xt)
@@ -403,7 +403,7 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 				if x.Obj == "" {
 					d = x.Bits - y.Bits
 				}
-				return normalize(e.T, program.Value{Bits: d / ec})
+				return Normalize(e.T, program.Value{Bits: d / ec})
 			}
 			if xt.Kind == program.Pointer && y.Obj == "" {
 				ec := elemCells(xt)
@@ -425,23 +425,23 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 	t := e.T
 	switch e.Op {
 	case program.Add:
-		return normalize(t, program.Value{Bits: a + b})
+		return Normalize(t, program.Value{Bits: a + b})
 	case program.Sub:
-		return normalize(t, program.Value{Bits: a - b})
+		return Normalize(t, program.Value{Bits: a - b})
 	case program.Mul:
-		return normalize(t, program.Value{Bits: a * b})
+		return Normalize(t, program.Value{Bits: a * b})
 	case program.Div, program.Rem:
-		return normalize(t, program.Value{Bits: divRem(e.Op, a, b, uns)})
+		return Normalize(t, program.Value{Bits: divRem(e.Op, a, b, uns)})
 	case program.Shl, program.Shr:
-		return normalize(t, program.Value{Bits: shift(e.Op, t, a, b)})
+		return Normalize(t, program.Value{Bits: shift(e.Op, t, a, b)})
 	case program.And:
-		return normalize(t, program.Value{Bits: a & b})
+		return Normalize(t, program.Value{Bits: a & b})
 	case program.Or:
-		return normalize(t, program.Value{Bits: a | b})
+		return Normalize(t, program.Value{Bits: a | b})
 	case program.Xor:
-		return normalize(t, program.Value{Bits: a ^ b})
+		return Normalize(t, program.Value{Bits: a ^ b})
 	case program.Eq, program.Ne, program.Lt, program.Le, program.Gt, program.Ge:
-		return normalize(t, boolVal(compare(e.Op, a, b, uns)))
+		return Normalize(t, boolVal(compare(e.Op, a, b, uns)))
 	}
 	fail("unknown binary operator %d", e.Op)
 	return program.Value{}

@@ -1,0 +1,101 @@
+package cegpv_test
+
+import (
+	"go/build"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// deps lists, for every package of the module, the module packages it may
+// import (test files aside), as go/build's deps_test does for the standard
+// library: a new import between packages is a decision to make here, with
+// the rule it keeps, never a side effect. The layers, lowest first:
+//
+//   - leaves: the model (program) and helpers that know nothing of it;
+//   - analyses and translations of a program that need nothing but the
+//     model: the front end, the static analyses, the dependency graph, the
+//     machine that executes it, the witness formats, the backend contract;
+//   - interp drives the machine (replay, simulation); the CEGPV stages
+//     (slice, reconstruct, refine, observer, lazyseq) translate programs;
+//   - backends import the model, the contract, the solver driver and the
+//     interpreter's replay, and nothing from the CEGPV stages, the
+//     explicit-state search or the library (issue 15);
+//   - explicit, the search as a portfolio engine; the library (the module
+//     root) decides verdicts from all of them;
+//   - above the library: validate, report (the writers), and the CLI,
+//     which alone imports the backends' constructors and the writers.
+var deps = map[string][]string{
+	"program":            nil,
+	"internal/heap":      nil,
+	"internal/proc":      nil,
+	"internal/manifest":  nil,
+	"internal/progen":    nil,
+	"internal/testenv":   {"internal/manifest"},
+	"internal/lemmatest": {"depgraph", "frontend", "program", "slice"},
+	"internal/lowertest": {"frontend", "program"},
+
+	"analysis":         {"program"},
+	"backend":          {"program"},
+	"depgraph":         {"program"},
+	"frontend":         {"internal/heap", "program"},
+	"internal/machine": {"program"},
+	"svcomp":           {"program"},
+	"witness":          {"program"},
+
+	"interp":      {"internal/machine", "program"},
+	"slice":       {"depgraph", "program"},
+	"reconstruct": {"program"},
+	"refine":      {"program", "reconstruct"},
+	"observer":    {"analysis", "interp", "program"},
+	"lazyseq":     {"backend", "program"},
+
+	"backend/smt":      {"internal/proc", "program"},
+	"backend/builtin":  {"analysis", "backend", "backend/smt", "internal/heap", "interp", "program"},
+	"backend/external": {"backend", "internal/proc", "interp", "program"},
+	"backend/esbmc":    {"backend", "backend/external", "program"},
+	"backend/cbmc":     {"backend", "backend/external", "program"},
+
+	"explicit": {"analysis", "backend", "internal/heap", "internal/machine", "interp", "program"},
+	"":         {"backend", "depgraph", "explicit", "interp", "observer", "program", "reconstruct", "refine", "slice"},
+
+	"validate": {"", "backend", "interp", "program", "witness"},
+	"report":   {"", "backend", "program", "witness"},
+	"cmd/cegpv": {"", "backend", "backend/builtin", "backend/cbmc", "backend/esbmc", "backend/smt", "depgraph", "frontend",
+		"internal/manifest", "internal/proc", "lazyseq", "program", "report", "slice", "svcomp", "validate", "witness"},
+}
+
+func TestDeps(t *testing.T) {
+	const mod = "cegpv.dev/cegpv"
+	short := func(path string) string { return strings.TrimPrefix(strings.TrimPrefix(path, mod), "/") }
+	seen := map[string]bool{}
+	var walk func(path string)
+	walk = func(path string) {
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		p, err := build.Import(path, ".", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed, ok := deps[short(path)]
+		if !ok {
+			t.Errorf("package %q is not in deps: add it with the module packages it may import", short(path))
+		}
+		for _, imp := range p.Imports {
+			if imp != mod && !strings.HasPrefix(imp, mod+"/") {
+				continue
+			}
+			if ok && !slices.Contains(allowed, short(imp)) {
+				t.Errorf("%q imports %q, which deps does not allow", short(path), short(imp))
+			}
+			walk(imp)
+		}
+	}
+	walk(mod + "/cmd/cegpv")
+	for _, pkg := range slices.Sorted(maps.Keys(deps)) {
+		walk(strings.TrimSuffix(mod+"/"+pkg, "/"))
+	}
+}
