@@ -20,7 +20,10 @@ deps: pytools
 
 VENV := .tools/venv
 
+# pytools also repairs a venv whose packages were removed behind the stamp's
+# back (a dangling link in bin/ reinstalls them).
 pytools: $(VENV)/installed
+	@for t in bin/yices-smt2 bin/z3-5.4 bin/esbmc; do test -x $$t || { echo "$$t is missing or dangling: reinstalling tools/requirements.txt"; rm -f $(VENV)/installed; $(MAKE) --no-print-directory $(VENV)/installed; break; }; done
 
 $(VENV)/installed: tools/requirements.txt
 	@python3 -m venv --help >/dev/null 2>&1 && python3 -c 'import ensurepip' 2>/dev/null || { echo "installing python3-venv"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv; }
