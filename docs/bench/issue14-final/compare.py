@@ -5,7 +5,7 @@ usage: compare.py OLD.csv NEW.csv [MODE]
 
 Prints the counts per status of both runs, every task whose status changed
 (correct -> anything else is a lost task), every wrong verdict, and the
-total time of the tasks both runs solved.
+total wall and CPU time of the tasks both runs solved.
 """
 import csv
 import sys
@@ -30,6 +30,7 @@ def main():
         print(name, len(rows), "tasks:", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     lost = gained = 0
     both = [0.0, 0.0]
+    cpu = [0.0, 0.0]
     for f in sorted(set(old) & set(new)):
         o, n = old[f], new[f]
         if o["status"] != n["status"]:
@@ -39,9 +40,12 @@ def main():
         if o["status"] == "correct" and n["status"] == "correct":
             both[0] += float(o["wall_seconds"])
             both[1] += float(n["wall_seconds"])
+            cpu[0] += float(o["cpu_seconds"])
+            cpu[1] += float(n["cpu_seconds"])
         if n["status"] == "wrong":
             print(f"  WRONG: {f}: {n['verdict']}")
-    print(f"lost {lost}, gained {gained}; time on the tasks both solved: {both[0]:.1f}s -> {both[1]:.1f}s")
+    print(f"lost {lost}, gained {gained}; time on the tasks both solved: {both[0]:.1f}s -> {both[1]:.1f}s wall, "
+          f"{cpu[0]:.1f}s -> {cpu[1]:.1f}s cpu (cegpv and its solvers: the fairer measure on a shared machine)")
 
 
 main()
