@@ -27,7 +27,13 @@
 // thread, or in an ancestor before the spawn leading to it) need no clock
 // comparison and the latest one that surely happens hides the others; a
 // block's reads see memory before it, its writes are flushed at its end
-// (encode.go); x % d is x - (x / d) * d with the quotient shared, plus the
+// (encode.go), and a cell a block writes only under a condition (a store
+// through a symbolic index or a pointer with several targets, a write in
+// one branch) is read only if the block reads it later: the write event's
+// guard carries the condition, so its value elsewhere is a placeholder
+// (centry); a read under a narrower guard than its path's (one target of
+// a pointer, the right operand of &&) is not the cell's value for the rest
+// of the block, since it constrains nothing where its guard fails; x % d is x - (x / d) * d with the quotient shared, plus the
 // remainder's bounds as lemmas (eval.go). Three reductions keep every reachable
 // violation while representing many runs by one (type reductions):
 //
@@ -111,6 +117,12 @@ type Options struct {
 	// NoDeepening checks only at the bounds asked for, without first
 	// looking for violations at smaller unwindings (see Check).
 	NoDeepening bool
+	// BeyondSolver is the solver command line of the checks beyond the
+	// bounds (Bounds.DeepenFrom > 0, cegpv.Beyond), which unroll loops
+	// several times deeper than the bounds. nil: Yices 2 (the "yices"
+	// preset) when it is installed, measured faster than z3 on these deep
+	// bit-vector formulas (docs/bench/beyond-yices), else Solver.
+	BeyondSolver []string
 }
 
 type builtinBackend struct{ opts Options }
@@ -119,6 +131,12 @@ type builtinBackend struct{ opts Options }
 func New(opts Options) backend.Backend {
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
+	}
+	if opts.BeyondSolver == nil {
+		opts.BeyondSolver = opts.Solver
+		if y, err := smt.Command("yices"); err == nil && smt.Available(y) {
+			opts.BeyondSolver = y
+		}
 	}
 	return &builtinBackend{opts: opts}
 }
@@ -151,8 +169,18 @@ func (b *builtinBackend) symbolic(ctx context.Context, p *program.Program, bound
 	return b.checkAt(ctx, p, bounds)
 }
 
+// optsFor returns the options of a session at bounds: beyond the bounds of
+// the first check (Bounds.DeepenFrom), with the BeyondSolver.
+func (b *builtinBackend) optsFor(bounds backend.Bounds) Options {
+	opts := b.opts
+	if bounds.DeepenFrom > 0 {
+		opts.Solver = opts.BeyondSolver
+	}
+	return opts
+}
+
 func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
-	s, err := NewSession(ctx, p, bounds, b.opts)
+	s, err := NewSession(ctx, p, bounds, b.optsFor(bounds))
 	if err != nil {
 		return backend.Result{Verdict: backend.Unknown, Reason: err.Error(), Bounds: bounds}, err
 	}
@@ -173,19 +201,22 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 //   - ends otherwise (timeout, an invalid access, an error), or is Safe
 //     after more than deepenJump: the full check decides (not done);
 //     beyond the bounds (Bounds.DeepenFrom), such a step ends the search
-//     instead (done, with its answer).
+//     instead (done, with its answer), except an invalid access: a deeper
+//     step may find a violation that avoids it (sigma_false: the array
+//     index is out of bounds on runs the loops' cut leaves incomplete).
 //
 // A Safe step that cut paths says nothing about deeper runs, so the next
 // step follows. The shallow steps cost little next to the full one when
 // each unwinding costs several times the one before, which is the rule in
 // concurrent programs (measured: twostage_3, stack tasks).
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
+	opts := b.optsFor(bounds)
 	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
 		stepStart := time.Now()
 		sctx, cancel := backend.WithShare(ctx, deepenShare)
 		sb := bounds
 		sb.Unwind = k
-		s, err := NewSession(sctx, p, sb, b.opts)
+		s, err := NewSession(sctx, p, sb, opts)
 		if err != nil {
 			cancel()
 			if program.KindOf(err) == program.Unsupported {
@@ -195,10 +226,15 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		}
 		res, err := s.Check()
 		complete := len(s.enc.cuts) == 0
+		invalid := s.invalid
 		s.Close()
 		cancel()
 		b.opts.Logger.Debug("deepening", "unwind", k, "verdict", res.Verdict, "reason", res.Reason, "complete", complete)
 		switch {
+		case err == nil && invalid && bounds.DeepenFrom > 0:
+			// beyond the bounds: no violation that avoids an invalid
+			// access within this unwinding, one may lie deeper (the
+			// access may be an artefact of cutting the loops here)
 		case err != nil || res.Verdict == backend.Unknown:
 			if bounds.DeepenFrom > 0 {
 				// beyond the bounds, a deeper check will not end where
@@ -269,12 +305,15 @@ type Session struct {
 	opts   Options
 	enc    *enc
 	solver *smt.Solver
-	start  time.Time
-	encode time.Duration
-	viol   *term
-	bad    *term
-	fit    *term              // the heap blocks of symbolic size of the run fit their modelled prefix
-	inRun  map[*stepRec]*term // incremental.go: run membership of step records
+	// invalid: the last Check found no violation that avoids an invalid
+	// access, and a run that reaches one (its answer is Unknown)
+	invalid bool
+	start   time.Time
+	encode  time.Duration
+	viol    *term
+	bad     *term
+	fit     *term              // the heap blocks of symbolic size of the run fit their modelled prefix
+	inRun   map[*stepRec]*term // incremental.go: run membership of step records
 }
 
 // queries builds the terms of the checks from the encoding.
@@ -676,6 +715,7 @@ func (s *Session) unknown(err error) (backend.Result, error) {
 func (s *Session) Check() (_ backend.Result, err error) {
 	defer program.Recover(&err)
 	sv := s.solver
+	s.invalid = false
 	// 1. violation without invalid accesses
 	sv.Push()
 	sv.Assert(s.viol.s)
@@ -714,6 +754,7 @@ func (s *Session) Check() (_ backend.Result, err error) {
 			reason := "solver: " + sv.ReasonUnknown()
 			if r == smt.Sat {
 				reason = s.badReason()
+				s.invalid = true
 			}
 			sv.Pop()
 			return s.result(backend.Unknown, reason), nil

@@ -151,6 +151,13 @@ type state struct {
 	regs  []cellKey      // open collapsed lock regions
 }
 
+// centry is a block's cached view of a shared cell. known: v is the cell's
+// value at this point of the block. Otherwise v is its value only where
+// wflag holds (the block wrote it on this path); where wflag does not hold
+// the value is the cell's value at the block's start, read only when the
+// block reads the cell (readCell), so a cell the block only writes
+// conditionally (a store through an array index or a pointer with several
+// targets, a write in one branch) costs no read event.
 type centry struct {
 	known bool
 	v     val
@@ -658,13 +665,24 @@ func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k in
 		return c.v
 	}
 	v := e.readEvent(st, o, k, g)
+	// A read event constrains its value only where its guard holds: the
+	// value is the cell's for the rest of the block only when g is the
+	// path's guard (not, say, one target's of a pointer that may point
+	// elsewhere, or the right operand's of &&).
+	whole := g == st.g || g.s == st.g.s
 	if c == nil {
-		st.cache[key] = &centry{known: true, v: v, wflag: tFalse, held: slices.Clone(st.held)}
-	} else {
-		// written under some condition but the old value was unknown: cannot happen
-		e.internal("cache entry without value")
+		if whole {
+			st.cache[key] = &centry{known: true, v: v, wflag: tFalse, held: slices.Clone(st.held)}
+		}
+		return v
 	}
-	return v
+	// written on some paths of this block: the block's value where it
+	// wrote, the value at the block's start elsewhere
+	r := e.nameVal(iteVal(c.wflag, c.v, v))
+	if whole {
+		c.v, c.known = r, true
+	}
+	return r
 }
 
 func (e *enc) readEvent(st *state, o *object, k int64, g *term) val {
@@ -710,9 +728,11 @@ func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k i
 		st.cache[key] = &centry{known: true, v: v, wflag: tTrue, held: e.heldAtWrite(st, c), sync: e.inSync}
 		return
 	}
-	if c == nil || !c.known {
-		old := e.readEvent(st, o, k, g)
-		c = &centry{known: true, v: old, wflag: tFalse, held: slices.Clone(st.held)}
+	if c == nil {
+		// the old value matters only where the block reads the cell
+		// later (readCell) or where the write event happens (not here:
+		// its guard includes wflag); a placeholder stands for it
+		c = &centry{v: e.zeroVal(o.cellType(k)), wflag: tFalse, held: slices.Clone(st.held)}
 		st.cache[key] = c
 	}
 	c.v = e.nameVal(iteVal(cond, v, c.v))
@@ -836,12 +856,14 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 		}
 		for _, k := range slices.SortedFunc(maps.Keys(keys), cmpCell) {
 			ca, cb := a.cache[k], b.cache[k]
-			o := e.objs[k.obj]
-			if ca == nil || !ca.known {
-				ca = &centry{known: true, v: e.readEvent(a, o, k.off, a.g), wflag: tFalse, held: slices.Clone(a.held)}
+			ct := e.objs[k.obj].cellType(k.off)
+			// a side that did not touch the cell: a placeholder, as in
+			// writeCell (a read follows in readCell if one is needed)
+			if ca == nil {
+				ca = &centry{v: e.zeroVal(ct), wflag: tFalse, held: slices.Clone(a.held)}
 			}
-			if cb == nil || !cb.known {
-				cb = &centry{known: true, v: e.readEvent(b, o, k.off, b.g), wflag: tFalse, held: slices.Clone(b.held)}
+			if cb == nil {
+				cb = &centry{v: e.zeroVal(ct), wflag: tFalse, held: slices.Clone(b.held)}
 			}
 			var held []heldLock
 			for _, h := range ca.held {
@@ -849,7 +871,7 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 					held = append(held, h)
 				}
 			}
-			r.cache[k] = &centry{known: true, v: e.nameVal(iteVal(ga, ca.v, cb.v)), wflag: e.name(ite(ga, ca.wflag, cb.wflag)),
+			r.cache[k] = &centry{known: ca.known && cb.known, v: e.nameVal(iteVal(ga, ca.v, cb.v)), wflag: e.name(ite(ga, ca.wflag, cb.wflag)),
 				held: held, sync: ca.sync || cb.sync}
 		}
 	}

@@ -59,6 +59,24 @@ func Command(spec string) ([]string, error) {
 	return argv, nil
 }
 
+// Available reports whether the program of a command line (as Command
+// returns it) can be started: found on PATH, beside the running
+// executable, or at the path given.
+func Available(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	path := argv[0]
+	if !strings.ContainsRune(path, '/') {
+		var err error
+		if path, err = exec.LookPath(path); err != nil {
+			return false
+		}
+	}
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
 // lookPath returns the program name as exec finds it on PATH, else the
 // program of that name beside the running executable, else name as is
 // (starting it then fails with exec's error).

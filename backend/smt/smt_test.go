@@ -282,3 +282,28 @@ func TestCommand(t *testing.T) {
 		t.Errorf("preset z3: %v %v", argv, err)
 	}
 }
+
+// Available: a program on PATH or at a path that is an executable file.
+func TestAvailable(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "notexec")
+	if err := os.WriteFile(plain, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		argv []string
+		want bool
+	}{
+		{[]string{"sh", "-c", "true"}, true},
+		{[]string{"/bin/sh"}, true},
+		{[]string{"cegpv-no-such-solver"}, false},
+		{[]string{filepath.Join(dir, "missing")}, false},
+		{[]string{dir}, false},   // a directory
+		{[]string{plain}, false}, // not executable
+		{nil, false},
+	} {
+		if got := Available(c.argv); got != c.want {
+			t.Errorf("Available(%q) = %v, want %v", c.argv, got, c.want)
+		}
+	}
+}

@@ -16,7 +16,13 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return builtin.New(builtin.Options{Solver: argv, Logger: log, NoDeepening: vf.noDeepen}), nil
+		var beyond []string
+		if vf.beyondSolver != "" {
+			if beyond, err = smt.Command(vf.beyondSolver); err != nil {
+				return nil, err
+			}
+		}
+		return builtin.New(builtin.Options{Solver: argv, BeyondSolver: beyond, Logger: log, NoDeepening: vf.noDeepen}), nil
 	}
 	backends["esbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 		return esbmc.New(esbmc.Options{Path: vf.esbmcPath, Logger: log}), nil

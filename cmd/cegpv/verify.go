@@ -28,6 +28,7 @@ type verifyFlags struct {
 	commonFlags
 	backend      string
 	solver       string
+	beyondSolver string
 	mode         string
 	unwind       int
 	unwindAsrt   bool
@@ -65,6 +66,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.esbmcPath, "esbmc", "", "the esbmc binary for --backend esbmc (default: esbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.cbmcPath, "cbmc", "", "the cbmc binary for --backend cbmc (default: cbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver of the builtin backend: a preset (z3, yices, cvc5) or a command line, words split as by a shell")
+	fs.StringVar(&v.beyondSolver, "beyond-solver", "", "SMT solver of the builtin backend's checks beyond the bounds (--beyond), as --solver (default: yices when installed, else --solver)")
 	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", 4, "spurious counterexamples excluded per abstraction level before it is widened")
@@ -126,6 +128,11 @@ func (v *verifyFlags) validate() error {
 	}
 	if _, err := smt.Command(v.solver); err != nil {
 		return err
+	}
+	if v.beyondSolver != "" {
+		if _, err := smt.Command(v.beyondSolver); err != nil {
+			return err
+		}
 	}
 	switch {
 	case v.unwind < 1:
