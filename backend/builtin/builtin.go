@@ -31,9 +31,9 @@
 // through a symbolic index or a pointer with several targets, a write in
 // one branch) is read only if the block reads it later: the write event's
 // guard carries the condition, so its value elsewhere is a placeholder
-// (centry); a read under a narrower guard than its path's (one target of
-// a pointer, the right operand of &&) is not the cell's value for the rest
-// of the block, since it constrains nothing where its guard fails; x % d is x - (x / d) * d with the quotient shared, plus the
+// (centry), and a block reads each cell at most once, at its start, under
+// the block's guard whatever path or operand needs the value
+// (blockStart); x % d is x - (x / d) * d with the quotient shared, plus the
 // remainder's bounds as lemmas (eval.go). Three reductions keep every reachable
 // violation while representing many runs by one (type reductions):
 //

@@ -54,12 +54,13 @@ int main(void) {
 	}
 }
 
-// TestGuardedReadNotCached: a read under a narrower guard than its path's
-// (one target of a pointer with two, the right operand of &&) constrains
-// its value only where that guard holds, so it is not the cell's value
-// for the rest of the block: the later read of x in the same atomic
-// section is its own event. Cached, it was unconstrained where p points to
-// y, and the assertion c == y failed on a run that does not replay.
+// TestGuardedReadNotCached: a read needed under a narrower guard than its
+// block's (one target of a pointer with two, the right operand of &&) is
+// the block's one read of the cell, under the block's guard (blockStart),
+// so the later read of x in the same atomic section sees the same value.
+// When the read event had the access's guard, the value cached for the
+// rest of the block was unconstrained where p points to y, and the
+// assertion c == y failed on a run that does not replay.
 func TestGuardedReadNotCached(t *testing.T) {
 	p := lower(t, "gr", `
 int x = 0, y = 0;
@@ -91,5 +92,28 @@ int main(void) {
 }`)
 	if res := check(t, p, backend.Bounds{Unwind: 2}); res.Verdict != backend.Safe {
 		t.Errorf("verdict %v (%s), want Safe", res.Verdict, res.Reason)
+	}
+	// one read of x and one of y in main's atomic section, however many
+	// paths and operands need them
+	e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 2}, true, false, redAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atomics := 0
+	for _, b := range e.threads[0].blocks {
+		if b.kind != "atomic" {
+			continue
+		}
+		atomics++
+		n := map[string]int{}
+		for _, ev := range b.reads {
+			n[e.objs[ev.cell.obj].name]++
+		}
+		if n["x"] != 1 || n["y"] != 1 {
+			t.Errorf("reads of main's atomic section: %v, want x and y once each", n)
+		}
+	}
+	if atomics != 1 {
+		t.Errorf("main has %d atomic blocks, want 1", atomics)
 	}
 }

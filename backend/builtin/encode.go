@@ -648,7 +648,9 @@ func (e *enc) cells(k cellKey) *cellEvents {
 
 // ---------------------------------------------------------------- cells
 
-func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k int64, g *term) val {
+// readCell reads a cell: for a shared one, the block's cached value or its
+// value at the block's start (blockStart).
+func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k int64) val {
 	key := cellKey{o.id, k}
 	if o.constant {
 		return o.init[k]
@@ -664,25 +666,40 @@ func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k in
 	if c != nil && c.known {
 		return c.v
 	}
-	v := e.readEvent(st, o, k, g)
-	// A read event constrains its value only where its guard holds: the
-	// value is the cell's for the rest of the block only when g is the
-	// path's guard (not, say, one target's of a pointer that may point
-	// elsewhere, or the right operand's of &&).
-	whole := g == st.g || g.s == st.g.s
+	v := e.blockStart(st, o, k)
 	if c == nil {
-		if whole {
-			st.cache[key] = &centry{known: true, v: v, wflag: tFalse, held: slices.Clone(st.held)}
-		}
+		st.cache[key] = &centry{known: true, v: v, wflag: tFalse, held: slices.Clone(st.held)}
 		return v
 	}
 	// written on some paths of this block: the block's value where it
 	// wrote, the value at the block's start elsewhere
-	r := e.nameVal(iteVal(c.wflag, c.v, v))
-	if whole {
-		c.v, c.known = r, true
+	c.v, c.known = e.nameVal(iteVal(c.wflag, c.v, v)), true
+	return c.v
+}
+
+// blockStart returns the value of a shared cell when the current block
+// starts: one read event per cell and block, guarded by the block's start
+// guard, not by the guard of the path or access that needs it (narrower:
+// a branch of an atomic section, one target of a pointer that may point
+// elsewhere, the right operand of &&). A read event constrains its value
+// only where its guard holds; with the access's guard, the value cached
+// for the rest of the block was unconstrained where that guard failed
+// (TestGuardedReadNotCached). The wider guard removes no run: reading a
+// cell of an object of the model has no effect, and in every run the
+// blocks are strictly ordered, so the read reads from the last write
+// before its block.
+func (e *enc) blockStart(st *state, o *object, k int64) val {
+	key := cellKey{o.id, k}
+	b := st.blk
+	if v, ok := b.start[key]; ok {
+		return v
 	}
-	return r
+	v := e.readEvent(st, o, k, b.g)
+	if b.start == nil {
+		b.start = map[cellKey]val{}
+	}
+	b.start[key] = v
+	return v
 }
 
 func (e *enc) readEvent(st *state, o *object, k int64, g *term) val {

@@ -500,7 +500,7 @@ func (e *enc) checkLive(c *ectx, o *object, g *term, why string) {
 	if isFalse(g) {
 		return
 	}
-	lv := e.readCell(c.st, c.th, c.in, o, liveOff, g)
+	lv := e.readCell(c.st, c.th, c.in, o, liveOff)
 	e.badIf(c, and(g, eq(lv.t, bvc(1, 0))), why)
 }
 
@@ -529,11 +529,11 @@ func (e *enc) load(c *ectx, p val, t *program.Type, g *term) val {
 		return e.freshVal("u", t)
 	}
 	if len(cs) == 1 {
-		return e.readCell(c.st, c.th, c.in, cs[0].o, cs[0].k, g)
+		return e.readCell(c.st, c.th, c.in, cs[0].o, cs[0].k)
 	}
 	var r val
 	for i := len(cs) - 1; i >= 0; i-- {
-		v := e.readCell(c.st, c.th, c.in, cs[i].o, cs[i].k, e.name(and(g, cs[i].cond)))
+		v := e.readCell(c.st, c.th, c.in, cs[i].o, cs[i].k)
 		if i == len(cs)-1 {
 			r = v
 		} else {

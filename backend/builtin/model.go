@@ -88,7 +88,8 @@ type block struct {
 	done   *term   // complete(b), once computed (presence.go)
 	reads  []*event
 	writes []*event
-	kind   string // "instr", "atomic", "start", "end"
+	start  map[cellKey]val // values of cells at the block's start, read by blockStart
+	kind   string          // "instr", "atomic", "start", "end"
 	label  program.Label
 }
 
