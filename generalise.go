@@ -344,9 +344,12 @@ func setKey(s map[program.Label]bool) string {
 // ddmin is Zeller and Hildebrandt's minimising delta debugging over the
 // items 0..n-1, for a test ok that holds of the whole set (it is not
 // asked): it splits the current set into gran chunks and goes on with the
-// first chunk, else the first complement of a chunk, that ok holds of;
+// first complement of a chunk, else the first chunk, that ok holds of;
 // otherwise it doubles gran, until the chunks are single items; a set of
-// one item is also tried empty. The answer (in increasing order) is a set
+// one item is also tried empty. Complements come first (the original
+// tries the chunks first; the answer is the same kind): here a test of a
+// larger set forces more of the program's order and is the cheaper search,
+// and the likelier to hold, which matters when a budget ends the search. The answer (in increasing order) is a set
 // ok held of, or the whole set; it is 1-minimal (removing any one item
 // makes ok fail) when minimal is true. Before each test it asks more,
 // which ends the search (minimal false) with the smallest set found so far
@@ -361,16 +364,7 @@ func ddmin(n int, ok func([]int) bool, more func() bool) (c []int, minimal bool)
 	for len(c) >= 2 {
 		chunks := split(c, gran)
 		reduced := false
-		for _, ch := range chunks {
-			if !more() {
-				return c, false
-			}
-			if ok(ch) {
-				c, gran, reduced = ch, 2, true
-				break
-			}
-		}
-		if !reduced && gran > 2 { // with two chunks, each is the other's complement
+		if gran > 2 { // with two chunks, each is the other's complement
 			for i := range chunks {
 				if !more() {
 					return c, false
@@ -379,6 +373,14 @@ func ddmin(n int, ok func([]int) bool, more func() bool) (c []int, minimal bool)
 					c, gran, reduced = comp, max(gran-1, 2), true
 					break
 				}
+			}
+		}
+		for i := 0; i < len(chunks) && !reduced; i++ {
+			if !more() {
+				return c, false
+			}
+			if ok(chunks[i]) {
+				c, gran, reduced = chunks[i], 2, true
 			}
 		}
 		if !reduced {
