@@ -134,6 +134,9 @@ type Options struct {
 	// noLimit leaves out the generalisation's search on the program
 	// itself (the tests, so that ddmin runs on loop-free programs too).
 	noLimit bool
+	// acceptUnproven makes the generalisation accept every candidate
+	// without a search: unsound, the tests' mutation check.
+	acceptUnproven bool
 	// Sanity runs program.Check on every program a pass of the loop
 	// produces (slice, refine, observer, reconstruct); a violated
 	// invariant ends the run with an internal error naming the pass (as

@@ -88,7 +88,9 @@ package cegpv
 // verdict: SAFE within the bounds (a proof when the search cut no run and
 // unwinding assertions were asked for, as every explicit answer, see
 // explicit.Check and judge); a violation is a run of P, replayed on P
-// (confirm) before it is FALSE; a search that gives up changes nothing.
+// (confirm) before it is FALSE (one that draws an opaque value, or does
+// not replay, changes nothing: the loop goes on); a search that gives up
+// changes nothing.
 //
 // Options.NoGeneralise turns all this off, as does a run without the
 // explicit search (Options.Search nil, `--explicit=false`).
@@ -192,9 +194,14 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 			g.Limit = "safe"
 			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
 		case ok && r.Verdict == backend.Unsafe:
-			g.Limit = "violation"
+			// a FALSE only when the run replays on P and draws no
+			// opaque value; otherwise the loop goes on
 			res, err := v.confirm(r.Run, r)
-			return res, true, err
+			if err == nil && res.Verdict == backend.Unsafe {
+				g.Limit = "violation"
+				return res, true, nil
+			}
+			v.log.Warn("the search's violation of the program is not a FALSE", "error", err, "reason", res.Reason)
 		}
 	}
 
@@ -281,6 +288,9 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 // is mapped back to P and replayed; a confirmed FALSE is stored in found.
 // A sanity check that fails is stored in failed.
 func (v *verifier) prove(ctx context.Context, w map[program.Label]bool, seq []program.Label, eo explicit.Options, found **Result, failed *error) bool {
+	if v.opts.acceptUnproven {
+		return true
+	}
 	sw := project(seq, w)
 	p1, m1, err := reconstruct.OrderOnlySeq(v.work, w, sw)
 	if err != nil {

@@ -125,6 +125,39 @@ func TestGeneraliseKeepsVerdicts(t *testing.T) {
 	}
 }
 
+// TestGeneraliseUnprovenIsCaught checks that TestGeneraliseKeepsVerdicts
+// can fail: a generalisation that accepts its candidates without a proof
+// (so excludes the pattern of the failed assertion alone) reports some
+// unsafe program SAFE.
+func TestGeneraliseUnprovenIsCaught(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed (make deps installs it)")
+	}
+	progs, err := testenv.Progs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := builtin.New(builtin.Options{})
+	for _, pr := range progs {
+		if pr.Expect != "unsafe" {
+			continue
+		}
+		p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eo := explicit.Defaults
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		res, _ := Verify(ctx, p, Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads}, NoIncremental: true, Search: &eo, noLimit: true, acceptUnproven: true})
+		cancel()
+		if res.Verdict == backend.Safe {
+			t.Logf("%s: SAFE with unproven patterns (caught)", pr.Name)
+			return
+		}
+	}
+	t.Errorf("accepting unproven generalisations gave no wrong verdict: the verdict checks cannot catch an unsound generalisation")
+}
+
 // TestGeneraliseESBMC is the same comparison over ESBMC on a few
 // programs, when bin/esbmc is there (make pytools).
 func TestGeneraliseESBMC(t *testing.T) {
