@@ -174,6 +174,17 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 		}
 		v.log.Debug("generalisation", "level", v.level, "visible", g.Visible, "labels", g.Labels, "pattern", g.Pattern, "attempts", g.Attempts, "stopped", g.Stopped, "limit", g.Limit, "time", g.Time)
 	}()
+	// the candidates: a, the failed assertion, and the other labels of s
+	a := c.seq[len(c.seq)-1]
+	var items []program.Label
+	seen := map[program.Label]bool{a: true}
+	for _, l := range c.seq {
+		if !seen[l] {
+			seen[l] = true
+			items = append(items, l)
+		}
+	}
+	g.Labels = len(items) + 1
 	eo := *v.opts.Search
 	eo.LoopFree, eo.Delay, eo.Share = true, 0, 1
 	eo.Logger = v.log.Named("generalise")
@@ -205,17 +216,6 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 		}
 	}
 
-	// the candidates: a, the failed assertion, and the other labels of s
-	a := c.seq[len(c.seq)-1]
-	var items []program.Label
-	seen := map[program.Label]bool{a: true}
-	for _, l := range c.seq {
-		if !seen[l] {
-			seen[l] = true
-			items = append(items, l)
-		}
-	}
-	g.Labels = len(items) + 1
 	budget := min(generaliseMax, v.timeLeft(ctx, generaliseShare))
 	gctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -318,8 +318,8 @@ func (v *verifier) prove(ctx context.Context, w map[program.Label]bool, seq []pr
 	return r.Verdict == backend.Safe && r.Bounds.ThreadCap == 0
 }
 
-// timeLeft is share of the time left before ctx's deadline, or max(share
-// of an hour) when it has none (the callers cap it).
+// timeLeft is share of the time left before ctx's deadline, or an hour
+// when it has none (the callers cap it).
 func (v *verifier) timeLeft(ctx context.Context, share float64) time.Duration {
 	dl, ok := ctx.Deadline()
 	if !ok {
