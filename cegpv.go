@@ -22,6 +22,12 @@
 //	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
 //	  V0 := a wider heuristic's choice    (the last level keeps every variable)
 //
+// Before labels(π) is added to R, the code-to-code loop generalises it
+// (generalise.go): it adds the pattern (W, labels(π)|W) for a small label
+// set W for which the explicit-state search proves that no run of P
+// following only the W-steps' order violates an assertion, which removes
+// every abstract run with that W-projection at once (Options.NoGeneralise).
+//
 // The last level is one backend check of P; a level whose V0 has at least
 // MaxKeptShare of P's variables is replaced by it. After the deepening
 // (shallow runs of this loop at unwind 1 and 2, see deepen), the levels
@@ -119,6 +125,18 @@ type Options struct {
 	// where an encoding or an interleaving-exploring checker can take
 	// minutes (docs/bench/esbmc-wmm). Check sets it unless NoExplicit.
 	Search *explicit.Options
+	// NoGeneralise turns off the generalisation of spurious
+	// counterexamples by the monitor strategy (generalise.go): each one
+	// is then excluded over the whole visible set, as a sequence, and the
+	// explicit search never runs on the program itself from the loop.
+	// Generalisation needs the explicit search (Search).
+	NoGeneralise bool
+	// noLimit leaves out the generalisation's search on the program
+	// itself (the tests, so that ddmin runs on loop-free programs too).
+	noLimit bool
+	// acceptUnproven makes the generalisation accept every candidate
+	// without a search: unsound, the tests' mutation check.
+	acceptUnproven bool
 	// Sanity runs program.Check on every program a pass of the loop
 	// produces (slice, refine, observer, reconstruct); a violated
 	// invariant ends the run with an internal error naming the pass (as
@@ -147,6 +165,9 @@ type Iteration struct {
 	// program (0 when there was none).
 	AbstractTime    time.Duration `json:"abstract_time_ns"`
 	ReconstructTime time.Duration `json:"reconstruct_time_ns,omitempty"`
+	// Generalisation is what the generalisation of the iteration's
+	// spurious counterexample did (monitor strategy), or nil.
+	Generalisation *Generalisation `json:"generalisation,omitempty"`
 }
 
 // Result is the answer of Verify.
@@ -273,7 +294,7 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
 		sctx, cancel := backend.WithShare(ctx, deepenShare)
-		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k)}
+		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k), shallow: true}
 		w.opts.Bounds.Unwind = k
 		res, err := w.run(sctx)
 		cancel()
@@ -317,6 +338,12 @@ type verifier struct {
 	instP      backend.Instance // the original program, encoded once, for forced checks
 	// minKept: run skips the levels that keep fewer variables (see deepen)
 	minKept int
+	// shallow: a run of the deepening, below the bounds
+	shallow bool
+	// limitTried: the generalisation's search on the program itself has
+	// run (once per run); explorable caches whether the search applies
+	limitTried bool
+	explorable *bool
 }
 
 // levels returns the heuristics of the successive abstraction levels: the

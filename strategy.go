@@ -44,6 +44,13 @@ type strategy interface {
 	close()
 }
 
+// generalising is a strategy that generalises a spurious counterexample
+// before excluding it (the monitor; generalise.go): it may set c.w, and
+// done says that the generalisation found the level's verdict, res.
+type generalising interface {
+	generalise(ctx context.Context, c *cex) (res Result, done bool, err error)
+}
+
 // errWiden is a strategy's answer that it cannot go on at this level (a
 // refinement the construction or the backend does not support): the loop
 // widens the kept set, which is always sound.
@@ -60,6 +67,9 @@ type cex struct {
 	keys []string
 	// blockers are the unsat cores of its forced check (incremental).
 	blockers []backend.Blocker
+	// w is the label set of the pattern to exclude when it is spurious
+	// (monitor, set by the generalisation); nil: the visible set.
+	w map[program.Label]bool
 }
 
 // strategy returns the strategy of the level keeping v0: the observer when
@@ -143,6 +153,12 @@ func (v *verifier) level1(ctx context.Context, s strategy, full bool) (Result, b
 			return r1(s1), true, nil
 		}
 		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", max(len(c.seq), len(c.keys)), "blockers", len(c.blockers))
+		if g, ok := s.(generalising); ok {
+			// (generalise.go) a violation or the verdict may turn up
+			if res, done, err := g.generalise(ctx, c); err != nil || done {
+				return res, true, err
+			}
+		}
 		if err := s.exclude(c, it); errors.Is(err, errWiden) {
 			return Result{}, false, nil
 		} else if err != nil {
@@ -211,21 +227,23 @@ func (v *verifier) checkReconstructed(ctx context.Context, p1 *program.Program, 
 
 // monitor is the order-only strategy, code to code: a counterexample is
 // checked by forcing its visible label sequence on the original program,
-// and a spurious sequence is removed by the trie monitor of package
-// refine, which removes every abstract run with that sequence.
+// and a spurious sequence is removed by the trie monitors of package
+// refine, which remove every abstract run with that sequence, or, after
+// the sequence was generalised (generalise.go), every abstract run whose
+// projection onto a smaller label set W is the sequence's.
 type monitor struct {
 	v        *verifier
 	a        *program.Program
 	visible  map[program.Label]bool
-	spurious [][]program.Label
+	patterns []refine.Pattern
 }
 
 func (m *monitor) check(ctx context.Context, it int) (backend.Result, *cex, error) {
 	ar := m.a
 	var amap *refine.Map
-	if len(m.spurious) > 0 {
+	if len(m.patterns) > 0 {
 		var err error
-		if ar, amap, err = refine.Exclude(m.a, m.visible, m.spurious); err != nil {
+		if ar, amap, err = refine.ExcludePatterns(m.a, m.patterns); err != nil {
 			return backend.Result{}, nil, err
 		}
 		if err := m.v.sane("refine", ar); err != nil {
@@ -241,7 +259,7 @@ func (m *monitor) check(ctx context.Context, it int) (backend.Result, *cex, erro
 	// accepted later); spurious sequences are keyed by it
 	c := &cex{run: r.Run}
 	if amap != nil {
-		c.seq, c.run = amap.Visible(r.Run), amap.Run(r.Run)
+		c.seq, c.run = amap.VisibleIn(r.Run, m.visible), amap.Run(r.Run)
 	} else {
 		c.seq = program.Project(r.Run, m.visible)
 	}
@@ -256,8 +274,16 @@ func (m *monitor) reconstruct(ctx context.Context, c *cex, it int) (backend.Resu
 	return m.v.checkReconstructed(ctx, p1, m1, it)
 }
 
+func (m *monitor) generalise(ctx context.Context, c *cex) (Result, bool, error) {
+	return m.v.generalise(ctx, c, m.visible)
+}
+
 func (m *monitor) exclude(c *cex, _ int) error {
-	m.spurious = append(m.spurious, c.seq)
+	w := c.w
+	if w == nil {
+		w = m.visible
+	}
+	m.patterns = append(m.patterns, refine.Pattern{Labels: w, Seq: project(c.seq, w)})
 	return nil
 }
 

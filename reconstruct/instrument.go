@@ -228,6 +228,26 @@ func (m *Map) Visible(r *program.Run) []program.Label {
 	return out
 }
 
+// VisibleIn returns the steps of r at labels in visible: the labels the
+// monitor accepted, in the order it accepted them (as Visible), and the steps
+// at the labels in visible that were not instrumented, in the order they ran.
+// It is the visible sequence of a run of a program instrumented over a
+// subset of visible (refine.ExcludePatterns), whose monitor sees only that
+// subset.
+func (m *Map) VisibleIn(r *program.Run, visible map[program.Label]bool) []program.Label {
+	var out []program.Label
+	for _, s := range r.Steps {
+		if l, ok := m.advance[s.Label]; ok {
+			out = append(out, l)
+			continue
+		}
+		if _, instrumented := m.shape[s.Label]; !instrumented && !m.added[s.Label] && visible[s.Label] {
+			out = append(out, s.Label)
+		}
+	}
+	return out
+}
+
 // Lift inserts the monitor's steps into a run of the original program: the
 // result is the corresponding run of the instrumented program (it replays on
 // it when the monitor accepts the run). It is the inverse of Run for runs in

@@ -2,7 +2,12 @@
 // "Refinement", and §3.2): Exclude(A, visible, R) returns A' whose runs are
 // those of A except the ones whose visible label sequence is in R (the
 // paper's Lemma 3), as a trie monitor that any backend can check, with
-// Map.Run mapping runs of A' back to runs of A.
+// Map.Run mapping runs of A' back to runs of A. ExcludePatterns is the
+// general form: each excluded pattern (W, s) carries its own label set W
+// and removes the violations whose projection onto W is s, one trie
+// monitor per distinct W (Exclude is the case of one W for all); the
+// CEGPV loop excludes such patterns after generalising a spurious sequence
+// (generalise.go in the module root).
 //
 // The monitor removes every run with an excluded label sequence, so it is
 // sound only together with the order-only reconstruction

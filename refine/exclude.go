@@ -3,6 +3,7 @@ package refine
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
@@ -31,7 +32,8 @@ func (t *trie) node() int {
 
 // Exclude returns A' = a plus a monitor that removes the runs whose visible
 // label sequence (the labels l with visible[l], in order) is one of the
-// spurious sequences, each of which ends at an Assert that failed.
+// spurious sequences, each of which ends at an Assert that failed. It is
+// ExcludePatterns with every pattern over the one label set visible.
 //
 // The monitor is the trie of the sequences: a global state
 // `int __cegpv_mon = 0` (0 is the root, D = number of trie nodes is the dead
@@ -67,17 +69,74 @@ func (t *trie) node() int {
 // order of Map.Run's result can differ from Map.Visible's in the position of
 // such steps; the controller should key spurious sequences by Map.Visible.
 func Exclude(a *program.Program, visible map[program.Label]bool, spurious [][]program.Label) (*program.Program, *Map, error) {
-	return exclude(a, visible, spurious, false)
+	return exclude(a, samePatterns(visible, spurious), false)
 }
 
-// exclude is Exclude; cutAtEnd selects the unsound first sketch (an assume
-// that cuts every run at the end of a spurious sequence), kept for the
-// tests' mutation check.
-func exclude(a *program.Program, visible map[program.Label]bool, spurious [][]program.Label, cutAtEnd bool) (*program.Program, *Map, error) {
+// samePatterns returns the patterns of the sequences seqs, all over the
+// label set visible.
+func samePatterns(visible map[program.Label]bool, seqs [][]program.Label) []Pattern {
+	ps := make([]Pattern, len(seqs))
+	for i, s := range seqs {
+		ps[i] = Pattern{Labels: visible, Seq: s}
+	}
+	return ps
+}
+
+// A Pattern is an excluded counterexample with its own visible label set:
+// ExcludePatterns removes the runs whose projection onto Labels (the steps
+// at labels l with Labels[l], in order), up to and including a failed
+// assertion, is Seq. Seq is a sequence over Labels ending at an Assert.
+type Pattern struct {
+	Labels map[program.Label]bool
+	Seq    []program.Label
+}
+
+// ExcludePatterns returns A' = a plus monitors that remove the runs that
+// violate an assertion where their projection onto the label set W of a
+// pattern (W, s) is s: Exclude's construction, with one trie monitor per
+// distinct label set (the patterns over the same set share one), each
+// advanced only by the steps at labels of its own set. The monitors are the
+// globals __cegpv_mon (the first set, in the order of patterns),
+// __cegpv_mon1, __cegpv_mon2, ...; every instruction at a label of some set
+// is instrumented (reconstruct.Instrument over the union of the sets), its
+// check made of the updates of the monitors whose set has its label, in
+// the order of the monitors. An Assert at l becomes
+//
+//	assert(c || m_1 == e_1 || ... || m_k == e_k);
+//
+// over every monitor m_i and end e_i of one of its patterns that the
+// monitor's update at l can reach, so a violation there is removed when any
+// pattern matches, and only then (never an assume cut; see Exclude).
+//
+// Lemma 3 (patterns): Map.Run maps every run of A' to a run of A, and a
+// violation of A' to a violation of A such that for no pattern (W, s) the
+// projection onto W of the sequence the monitors accepted (Map.Visible,
+// over the union of the sets) is s; every run of A that no pattern matches
+// at its violation, or that violates nothing, is, with the monitor steps
+// inserted (Map.Lift), a run of A' with the same verdict. Map.Visible
+// reports only the instrumented labels; Map.VisibleIn adds the steps at the
+// other labels of a wider set in the order they ran.
+func ExcludePatterns(a *program.Program, patterns []Pattern) (*program.Program, *Map, error) {
+	return exclude(a, patterns, false)
+}
+
+// exclude is ExcludePatterns; cutAtEnd selects the unsound first sketch (an
+// assume that cuts every run at the end of an excluded sequence), kept for
+// the tests' mutation check.
+func exclude(a *program.Program, patterns []Pattern, cutAtEnd bool) (*program.Program, *Map, error) {
 	ix := program.NewIndex(a)
-	t := &trie{}
-	t.node()
-	for _, seq := range spurious {
+	// one monitor per distinct label set, in order of first appearance
+	type monitor struct {
+		labels map[program.Label]bool
+		t      *trie
+		name   string
+		edges  map[program.Label][]edge
+	}
+	var mons []*monitor
+	byKey := map[string]*monitor{}
+	union := map[program.Label]bool{}
+	for _, pt := range patterns {
+		seq := pt.Seq
 		if len(seq) == 0 {
 			return nil, nil, program.Errorf(program.Internal, "refine: empty spurious sequence")
 		}
@@ -85,9 +144,23 @@ func exclude(a *program.Program, visible map[program.Label]bool, spurious [][]pr
 		if last == nil || last.Op != program.OpAssert {
 			return nil, nil, program.Errorf(program.Internal, "refine: spurious sequence does not end at an assertion (%s)", seq[len(seq)-1])
 		}
+		k := setKey(pt.Labels)
+		mon := byKey[k]
+		if mon == nil {
+			mon = &monitor{labels: pt.Labels, t: &trie{}}
+			mon.t.node()
+			byKey[k] = mon
+			mons = append(mons, mon)
+			for l, ok := range pt.Labels {
+				if ok {
+					union[l] = true
+				}
+			}
+		}
+		t := mon.t
 		n := 0
 		for _, l := range seq {
-			if ix.Instr[l] == nil || !visible[l] {
+			if ix.Instr[l] == nil || !pt.Labels[l] {
 				return nil, nil, program.Errorf(program.Internal, "refine: label %s of a spurious sequence is not a visible label of the program", l)
 			}
 			nx, ok := t.next[n][l]
@@ -99,55 +172,89 @@ func exclude(a *program.Program, visible map[program.Label]bool, spurious [][]pr
 		}
 		t.end[n] = true
 	}
-	dead := int64(len(t.next))
-	// edges by label
-	type edge struct{ from, to int }
-	edges := map[program.Label][]edge{}
-	for from, nx := range t.next {
-		for l, to := range nx {
-			edges[l] = append(edges[l], edge{from, to})
+	for l := range union {
+		if ix.Instr[l] == nil {
+			return nil, nil, program.Errorf(program.Internal, "refine: visible label %s is not a label of the program", l)
 		}
-	}
-	for _, es := range edges {
-		sort.Slice(es, func(i, j int) bool { return es[i].from < es[j].from })
 	}
 	ap := program.Clone(a)
-	name := reconstruct.FreshGlobal(ap, MonName)
-	mon := &program.Ref{Name: name, T: program.IntT}
 	c := func(v int64) program.Expr { return program.IntConst(program.IntT, v) }
-	check := func(in *program.Instr) ([]*program.Instr, error) {
-		es := edges[in.Label]
-		var rhs program.Expr = c(dead)
-		for i := len(es) - 1; i >= 0; i-- {
-			rhs = &program.CondExpr{C: eq(mon, c(int64(es[i].from))), X: c(int64(es[i].to)), Y: rhs, T: program.IntT}
+	for i, mon := range mons {
+		// edges by label
+		mon.edges = map[program.Label][]edge{}
+		for from, nx := range mon.t.next {
+			for l, to := range nx {
+				mon.edges[l] = append(mon.edges[l], edge{from, to})
+			}
 		}
-		upd := &program.Instr{Op: program.OpAssign, Lhs: mon, Rhs: rhs, Msg: fmt.Sprintf("cegpv monitor: %s", in.Label)}
-		if in.Op == program.OpAssert && cutAtEnd {
-			var cut program.Expr = program.True
+		for _, es := range mon.edges {
+			sort.Slice(es, func(i, j int) bool { return es[i].from < es[j].from })
+		}
+		base := MonName
+		if i > 0 {
+			base = fmt.Sprintf("%s%d", MonName, i)
+		}
+		mon.name = reconstruct.FreshGlobal(ap, base)
+		// (declared now, so that the next monitor's name differs)
+		ap.Globals = append(ap.Globals, &program.Var{Name: mon.name, Type: program.IntT, Init: c(0)})
+	}
+	check := func(in *program.Instr) ([]*program.Instr, error) {
+		var out []*program.Instr
+		var cut program.Expr = program.True
+		cond := in.Rhs
+		for _, mon := range mons {
+			if !mon.labels[in.Label] {
+				continue
+			}
+			ref := &program.Ref{Name: mon.name, T: program.IntT}
+			es := mon.edges[in.Label]
+			var rhs program.Expr = c(int64(len(mon.t.next))) // the dead state
+			for i := len(es) - 1; i >= 0; i-- {
+				rhs = &program.CondExpr{C: eq(ref, c(int64(es[i].from))), X: c(int64(es[i].to)), Y: rhs, T: program.IntT}
+			}
+			out = append(out, &program.Instr{Op: program.OpAssign, Lhs: ref, Rhs: rhs, Msg: fmt.Sprintf("cegpv monitor: %s", in.Label)})
+			if in.Op != program.OpAssert {
+				continue
+			}
 			for _, e := range es {
-				if t.end[e.to] {
-					cut = &program.Binary{Op: program.LAnd, X: cut, Y: &program.Binary{Op: program.Ne, X: mon, Y: c(int64(e.to)), T: program.IntT}, T: program.IntT}
+				if !mon.t.end[e.to] {
+					continue
+				}
+				if cutAtEnd {
+					cut = &program.Binary{Op: program.LAnd, X: cut, Y: &program.Binary{Op: program.Ne, X: ref, Y: c(int64(e.to)), T: program.IntT}, T: program.IntT}
+				} else {
+					cond = &program.Binary{Op: program.LOr, X: cond, Y: eq(ref, c(int64(e.to))), T: program.IntT}
 				}
 			}
-			return []*program.Instr{upd, {Op: program.OpAssume, Rhs: cut}}, nil
 		}
 		if in.Op == program.OpAssert {
-			cond := in.Rhs
-			for _, e := range es {
-				if t.end[e.to] {
-					cond = &program.Binary{Op: program.LOr, X: cond, Y: eq(mon, c(int64(e.to))), T: program.IntT}
-				}
+			if cutAtEnd {
+				out = append(out, &program.Instr{Op: program.OpAssume, Rhs: cut})
+			} else {
+				in.Rhs = cond
 			}
-			in.Rhs = cond
 		}
-		return []*program.Instr{upd}, nil
+		return out, nil
 	}
-	m, err := reconstruct.Instrument(ap, visible, check)
+	m, err := reconstruct.Instrument(ap, union, check)
 	if err != nil {
 		return nil, nil, err
 	}
-	ap.Globals = append(ap.Globals, &program.Var{Name: name, Type: program.IntT, Init: c(0)})
 	return ap, m, nil
+}
+
+type edge struct{ from, to int }
+
+// setKey is a canonical key of a label set.
+func setKey(s map[program.Label]bool) string {
+	var ls []string
+	for l, ok := range s {
+		if ok {
+			ls = append(ls, string(l))
+		}
+	}
+	sort.Strings(ls)
+	return strings.Join(ls, " ")
 }
 
 func eq(x, y program.Expr) program.Expr {

@@ -48,6 +48,7 @@ type verifyFlags struct {
 	relax        int
 	refinement   string
 	noDeepen     bool
+	noGeneralise bool
 	sanity       bool
 	explicit     bool
 	beyond       time.Duration
@@ -87,6 +88,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
+	fs.BoolVar(&v.noGeneralise, "no-generalise", false, "exclude each spurious counterexample as it is (its whole sequence of visible steps), without first generalising it to fewer labels with the explicit-state search (monitor refinement over a backend that is not incremental)")
 	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
 	fs.StringVar(&v.propertyFile, "propertyfile", "", "SV-COMP property file (.prp): unreach-call (__VERIFIER_error or reach_error) is checked; any other property is UNKNOWN (exit 7)")
@@ -290,7 +292,7 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 		beyond = -1 // --beyond 0: off
 	}
 	return cegpv.CheckOptions{
-		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen,
+		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
 			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
 		Mode:       vf.mode,
 		Beyond:     beyond,

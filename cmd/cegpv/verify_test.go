@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 // A counterexample that draws an opaque value (here atoi's result) is not
@@ -287,5 +290,28 @@ func TestVerifySVCOMP(t *testing.T) {
 	out.Reset()
 	if code := run(context.Background(), []string{"--version"}, &out, &errb); code != 0 || strings.TrimSpace(out.String()) == "" {
 		t.Errorf("--version: exit %d, %q", code, out.String())
+	}
+}
+
+// --no-generalise reaches the library's option (and only that: policy is
+// the library's).
+func TestVerifyNoGeneraliseFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{{nil, false}, {[]string{"--no-generalise"}, true}} {
+		var vf verifyFlags
+		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+		vf.register(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		opts, err := vf.checkOptions(hclog.NewNullLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.NoGeneralise != tc.want {
+			t.Errorf("%v: NoGeneralise %v, want %v", tc.args, opts.NoGeneralise, tc.want)
+		}
 	}
 }
