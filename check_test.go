@@ -70,3 +70,51 @@ func TestCheckContainsPanics(t *testing.T) {
 		}
 	}
 }
+
+// stuckBackend is an external checker that never answers (ESBMC on a
+// loop-free program with many interleavings): it waits for its context.
+type stuckBackend struct{}
+
+func (stuckBackend) Name() string { return "stuck" }
+func (stuckBackend) Check(ctx context.Context, _ *program.Program, b backend.Bounds) (backend.Result, error) {
+	<-ctx.Done()
+	return backend.Result{Verdict: backend.Unknown, Reason: "timeout", Bounds: b}, &program.Error{Kind: program.Timeout, Err: ctx.Err()}
+}
+
+// TestExplicitBesideExternal: beside a backend that is not incremental,
+// Check races the explicit-state search on loop-free programs too, in both
+// modes, so a checker that does not answer leaves the verdict to the
+// search (issue 16: ESBMC's first abstract check that does not end).
+func TestExplicitBesideExternal(t *testing.T) {
+	eo := explicit.Defaults
+	eo.Delay = 0
+	for _, c := range []struct {
+		src  string
+		want backend.Verdict
+	}{
+		{`#include <pthread.h>
+int x;
+void *w(void *a) { x = x + 1; return 0; }
+int main(void) { pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0);
+  pthread_join(t1, 0); pthread_join(t2, 0); assert(x == 2); return 0; }`, backend.Unsafe},
+		{`#include <pthread.h>
+int x; pthread_mutex_t m;
+void *w(void *a) { pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0);
+  pthread_join(t1, 0); pthread_join(t2, 0); assert(x == 2); return 0; }`, backend.Safe},
+	} {
+		p := lower(t, "lf.c", []byte(c.src))
+		if p.Bounded() {
+			t.Fatal("the program has loops; the test is about loop-free ones")
+		}
+		for _, mode := range cegpv.Modes {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: stuckBackend{}, Bounds: backend.Bounds{Unwind: 2}},
+				Mode: mode, Explicit: &eo, Beyond: -1})
+			cancel()
+			if rep.Verdict != c.want {
+				t.Errorf("%s: %v (%s), want %v from the search", mode, rep.Verdict, rep.Reason, c.want)
+			}
+		}
+	}
+}

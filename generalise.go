@@ -81,8 +81,9 @@ package cegpv
 // # The limit case W = ∅
 //
 // With nothing forced, P_∅ is P: once per run of the loop at its bounds
-// (not in the deepening's shallow runs, and not for programs with loops,
-// where cegpv.Check already races the same search on P beside the loop),
+// (not in the deepening's shallow runs, and not where cegpv.Check already
+// races the same search on P beside the loop: programs with loops, and
+// loop-free ones too beside an external backend, Options.Search.LoopFree),
 // at the first spurious counterexample, the search runs on P itself for
 // limitShare of the time left (at most limitMax). NoViolation is the
 // verdict: SAFE within the bounds (a proof when the search cut no run and
@@ -190,7 +191,7 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 	eo.Logger = v.log.Named("generalise")
 
 	// the limit case W = ∅: the search on the program itself
-	if !v.limitTried && !v.shallow && !v.opts.noLimit && !explicit.Applies(v.work) {
+	if !v.limitTried && !v.shallow && !v.opts.noLimit && !explicit.AppliesWith(v.work, *v.opts.Search) {
 		v.limitTried = true
 		lt := time.Now()
 		lctx, cancel := backend.WithShare(ctx, limitShare)

@@ -76,8 +76,9 @@ func Applies(p *program.Program) bool {
 	return p.Bounded() && Explorable(p) == nil
 }
 
-// applies is Applies under opts (LoopFree).
-func applies(p *program.Program, opts Options) bool {
+// AppliesWith is Applies under opts: loop-free programs too with
+// opts.LoopFree. Race runs the search on p exactly when it holds.
+func AppliesWith(p *program.Program, opts Options) bool {
 	return (opts.LoopFree || p.Bounded()) && Explorable(p) == nil
 }
 
@@ -130,7 +131,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 // the search's answer into a T (an answer it makes unknown counts as none).
 func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options,
 	primary func(context.Context) (T, error), wrap func(backend.Result) T, known func(T) bool) (T, error) {
-	if !applies(p, opts) {
+	if !AppliesWith(p, opts) {
 		return primary(ctx)
 	}
 	type answer struct {
