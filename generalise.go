@@ -98,8 +98,6 @@ package cegpv
 
 import (
 	"context"
-	"sort"
-	"strings"
 	"time"
 
 	"cegpv.dev/cegpv/backend"
@@ -229,7 +227,7 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 		for _, i := range keep {
 			w[items[i]] = true
 		}
-		k := setKey(w)
+		k := program.LabelSetKey(w)
 		if ok, dup := tried[k]; dup {
 			return ok
 		}
@@ -338,18 +336,6 @@ func project(seq []program.Label, w map[program.Label]bool) []program.Label {
 		}
 	}
 	return out
-}
-
-// setKey is a canonical key of a label set.
-func setKey(s map[program.Label]bool) string {
-	var ls []string
-	for l, ok := range s {
-		if ok {
-			ls = append(ls, string(l))
-		}
-	}
-	sort.Strings(ls)
-	return strings.Join(ls, " ")
 }
 
 // ddmin is Zeller and Hildebrandt's minimising delta debugging over the

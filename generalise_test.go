@@ -13,7 +13,7 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/backend/esbmc"
 	"cegpv.dev/cegpv/explicit"
-	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/lowertest"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
@@ -66,6 +66,20 @@ func generalised(res Result) (smaller, limit int, text string) {
 	return smaller, limit, b.String()
 }
 
+// z3Progs returns the testdata/progs programs, skipping the test when z3
+// is missing.
+func z3Progs(t *testing.T) []testenv.Prog {
+	t.Helper()
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed (make deps installs it)")
+	}
+	progs, err := testenv.Progs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return progs
+}
+
 // TestGeneraliseKeepsVerdicts runs the monitor strategy (the built-in
 // backend, NoIncremental) on every testdata/progs program without
 // generalisation, with it but without the limit case (so that ddmin runs
@@ -74,21 +88,12 @@ func generalised(res Result) (smaller, limit int, text string) {
 // The generalisation must fire (a pattern smaller than the visible set) on
 // some program, and the limit case must answer on some.
 func TestGeneraliseKeepsVerdicts(t *testing.T) {
-	if _, err := exec.LookPath("z3"); err != nil {
-		t.Skip("z3 not installed (make deps installs it)")
-	}
-	progs, err := testenv.Progs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	progs := z3Progs(t)
 	be := builtin.New(builtin.Options{})
 	fired, limits := 0, 0
 	for _, pr := range progs {
 		t.Run(strings.TrimSuffix(pr.Name, ".c"), func(t *testing.T) {
-			p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := lowertest.C(t, pr.Path, string(pr.Src))
 			want := backend.Safe
 			if pr.Expect == "unsafe" {
 				want = backend.Unsafe
@@ -130,22 +135,13 @@ func TestGeneraliseKeepsVerdicts(t *testing.T) {
 // (so excludes the pattern of the failed assertion alone) reports some
 // unsafe program SAFE.
 func TestGeneraliseUnprovenIsCaught(t *testing.T) {
-	if _, err := exec.LookPath("z3"); err != nil {
-		t.Skip("z3 not installed (make deps installs it)")
-	}
-	progs, err := testenv.Progs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	progs := z3Progs(t)
 	be := builtin.New(builtin.Options{})
 	for _, pr := range progs {
 		if pr.Expect != "unsafe" {
 			continue
 		}
-		p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := lowertest.C(t, pr.Path, string(pr.Src))
 		eo := explicit.Defaults
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		res, _ := Verify(ctx, p, Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads}, NoIncremental: true, Search: &eo, noLimit: true, acceptUnproven: true})
@@ -177,10 +173,7 @@ func TestGeneraliseESBMC(t *testing.T) {
 			continue
 		}
 		t.Run(strings.TrimSuffix(pr.Name, ".c"), func(t *testing.T) {
-			p, err := frontend.Lower(filepath.Base(pr.Path), pr.Src, frontend.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := lowertest.C(t, filepath.Base(pr.Path), string(pr.Src))
 			want := backend.Safe
 			if pr.Expect == "unsafe" {
 				want = backend.Unsafe

@@ -6,6 +6,11 @@ package program
 // refine, observer, the controller) and the backends' incremental
 // encodings agree on it without importing each other.
 
+import (
+	"sort"
+	"strings"
+)
+
 // Visible returns the visible labels of the abstraction a: every label whose
 // instruction is not a Skip produced by slicing (slice.Abstract turns the
 // instructions that only touch sliced variables into Skips marked Sliced). The visible projection of a run of a is the
@@ -32,6 +37,20 @@ func Project(run *Run, visible map[Label]bool) []Label {
 		}
 	}
 	return out
+}
+
+// LabelSetKey is a canonical key of a label set (the labels l with s[l],
+// sorted, joined by spaces): refinement keys its monitors by it and the
+// generalisation its tried candidates.
+func LabelSetKey(s map[Label]bool) string {
+	var ls []string
+	for l, ok := range s {
+		if ok {
+			ls = append(ls, string(l))
+		}
+	}
+	sort.Strings(ls)
+	return strings.Join(ls, " ")
 }
 
 // SharedVisible returns a smaller visible set for the abstraction a: the

@@ -3,7 +3,6 @@ package refine
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
@@ -144,7 +143,7 @@ func exclude(a *program.Program, patterns []Pattern, cutAtEnd bool) (*program.Pr
 		if last == nil || last.Op != program.OpAssert {
 			return nil, nil, program.Errorf(program.Internal, "refine: spurious sequence does not end at an assertion (%s)", seq[len(seq)-1])
 		}
-		k := setKey(pt.Labels)
+		k := program.LabelSetKey(pt.Labels)
 		mon := byKey[k]
 		if mon == nil {
 			mon = &monitor{labels: pt.Labels, t: &trie{}}
@@ -244,18 +243,6 @@ func exclude(a *program.Program, patterns []Pattern, cutAtEnd bool) (*program.Pr
 }
 
 type edge struct{ from, to int }
-
-// setKey is a canonical key of a label set.
-func setKey(s map[program.Label]bool) string {
-	var ls []string
-	for l, ok := range s {
-		if ok {
-			ls = append(ls, string(l))
-		}
-	}
-	sort.Strings(ls)
-	return strings.Join(ls, " ")
-}
 
 func eq(x, y program.Expr) program.Expr {
 	return &program.Binary{Op: program.Eq, X: x, Y: y, T: program.IntT}

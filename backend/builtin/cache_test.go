@@ -2,9 +2,11 @@ package builtin
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/internal/lowertest"
 )
 
 // TestWriteOnlyConditionalStores: a store through a symbolic index writes
@@ -62,34 +64,13 @@ int main(void) {
 // rest of the block was unconstrained where p points to y, and the
 // assertion c == y failed on a run that does not replay.
 func TestGuardedReadNotCached(t *testing.T) {
-	p := lower(t, "gr", `
-int x = 0, y = 0;
-void *writer(void *arg) {
-  __VERIFIER_atomic_begin();
-  x = 1;
-  y = 1;
-  __VERIFIER_atomic_end();
-  return 0;
-}
-int main(void) {
-  pthread_t t;
-  int *p;
-  int flag = __VERIFIER_nondet_int();
-  int a = 0, b, c;
-  pthread_create(&t, 0, writer, 0);
-  p = __VERIFIER_nondet_int() ? &x : &y;
-  __VERIFIER_atomic_begin();
-  b = *p;
-  if (flag && x == 1)
-    a = 1;
-  c = x;
-  assert(c == y);
-  assert(a == 0 || c == 1);
-  assert(b == c);
-  __VERIFIER_atomic_end();
-  pthread_join(t, 0);
-  return 0;
-}`)
+	// testdata/progs/guarded_read_safe.c (also run by every engine's
+	// testdata test)
+	src, err := os.ReadFile("../../testdata/progs/guarded_read_safe.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lowertest.C(t, "guarded_read_safe.c", string(src))
 	if res := check(t, p, backend.Bounds{Unwind: 2}); res.Verdict != backend.Safe {
 		t.Errorf("verdict %v (%s), want Safe", res.Verdict, res.Reason)
 	}
