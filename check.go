@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -149,6 +150,10 @@ func (c *checker) check(ctx context.Context, p *program.Program) (rep *Report) {
 type checker struct {
 	opts CheckOptions
 	log  hclog.Logger
+	// raced is the program the search races on beside the mode (mode),
+	// set when that search has started: searchUnfollowable does not
+	// search it again
+	raced atomic.Pointer[program.Program]
 }
 
 func (c *checker) newReport(p *program.Program) *Report {
@@ -253,7 +258,12 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 		a, err := run(ctx)
 		return a.res, a.loop, err
 	}
-	a, err := explicit.Race(ctx, work, c.opts.Bounds, c.explicitOptions(), run,
+	eo := c.explicitOptions()
+	if eo.Share >= UnfollowableShare {
+		eo.Started = func() { c.raced.Store(work) }
+		defer c.raced.Store(nil)
+	}
+	a, err := explicit.Race(ctx, work, c.opts.Bounds, eo, run,
 		func(r backend.Result) answer { return answer{res: r} },
 		func(a answer) bool { return a.res.Verdict != backend.Unknown })
 	return a.res, a.loop, err
@@ -273,8 +283,15 @@ func (c *checker) explicitOptions() explicit.Options {
 	// first abstract check). Beside the built-in backend it stays off
 	// there: the encoding answers those in about a second, and the search
 	// made the slower ones slower on two cores (docs/bench/explicit-on).
+	//
+	// There it also has the whole time left and a larger store: such a
+	// checker uses one core, the search the other, and on those tasks it
+	// is the search that decides (mix046: 460k states, 220 MiB).
 	if _, inc := c.opts.Backend.(backend.Incremental); !inc {
 		eo.LoopFree = true
+		if c.opts.Explicit == nil {
+			eo.Share, eo.Max, eo.Bytes = 1, 10*time.Minute, 512<<20
+		}
 	}
 	eo.Logger = c.log.Named("explicit")
 	return eo

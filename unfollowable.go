@@ -32,7 +32,11 @@ const UnfollowableShare = 0.5
 //     two engines might count differently;
 //   - otherwise (no violation within the bounds, the search gave up or
 //     does not apply) the answer stays the checker's error, with what the
-//     search did added to it: UNKNOWN with the reason.
+//     search did added to it: UNKNOWN with the reason;
+//   - on the program the search already races on beside the mode (Race
+//     has started it, with at least UnfollowableShare of the time), it is
+//     not run again: the checker's error is the answer, and Race waits
+//     for its search.
 //
 // Check wraps the backend once, so that the checks of the plain mode, of
 // the CEGPV loop (abstractions, reconstructions) and of the search beyond
@@ -63,6 +67,13 @@ func (s searchingBackend) Check(ctx context.Context, p *program.Program, bd back
 func (c *checker) searchUnfollowable(ctx context.Context, tool string, p *program.Program, bd backend.Bounds, res backend.Result, cause error) (backend.Result, error) {
 	if err := explicit.Explorable(p); err != nil {
 		return res, fmt.Errorf("%w; the explicit-state search does not apply: %v", cause, err)
+	}
+	if p == c.raced.Load() {
+		// the search racing beside the mode searches p with at least
+		// this budget (a backend whose counterexamples cannot be
+		// followed is not incremental: explicitOptions); a second one
+		// would only repeat it, and Race waits for it after this answer
+		return res, fmt.Errorf("%w; the explicit-state search racing beside the checker on this program decides", cause)
 	}
 	eo := c.explicitOptions()
 	eo.LoopFree, eo.Share = true, UnfollowableShare

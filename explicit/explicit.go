@@ -65,7 +65,10 @@ type Options struct {
 	// steps, where it answers in seconds what an encoding or an external
 	// checker takes minutes for.
 	LoopFree bool
-	Logger   hclog.Logger // nil: silent
+	// Started, when set, is called when Race starts the search (after
+	// Delay, if primary has not answered yet).
+	Started func()
+	Logger  hclog.Logger // nil: silent
 }
 
 // Defaults are the budgets both portfolios use.
@@ -99,7 +102,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	ectx, cancel := context.WithTimeout(sctx, opts.Max)
 	defer cancel()
 	start := time.Now()
-	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
+	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
 	if err != nil {
 		log.Debug("explicit search failed", "error", err)
 		return backend.Result{}, false
@@ -123,6 +126,11 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)
 	return backend.Result{}, false
 }
+
+// maxHeap is the heap a search with a store of bytes may use: Explore's
+// default, or three times the store (the store's map and the states on
+// the search path) when that is more.
+func maxHeap(bytes int) uint64 { return max(768<<20, 3*uint64(bytes)) }
 
 // Race runs primary and, when Applies(p), after opts.Delay also Check
 // beside it; the first verdict wins and the other engine is stopped (Race
@@ -167,6 +175,9 @@ func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds,
 			}
 			return a.res, a.err // the deferred ecancel stops the search
 		case <-delay.C:
+			if opts.Started != nil {
+				opts.Started()
+			}
 			expc = make(chan answer, 1)
 			go func(c chan answer) {
 				res, done := Check(ectx, p, bounds, opts)
@@ -218,7 +229,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 	states := 0
 	for k := 0; ctx.Err() == nil; k++ {
 		xr, err := Explore(ctx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Unbounded: true,
-			BoundPreemptions: true, Preemptions: k, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes})
+			BoundPreemptions: true, Preemptions: k, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
 		if err != nil {
 			log.Debug("search beyond the bounds failed", "error", err)
 			return backend.Result{}, "", false
