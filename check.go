@@ -60,7 +60,29 @@ type CheckOptions struct {
 	NoExplicit bool
 	// Explicit are the search's budgets (nil: explicit.Defaults).
 	Explicit *explicit.Options
+	// Probe is how long, in mode cegpv over an incremental backend (the
+	// built-in one), the backend first checks the whole program alone
+	// before the loop starts; its verdict, if it has one by then, is the
+	// answer. 0: DefaultProbe; negative: no probe.
+	Probe time.Duration
 }
+
+// DefaultProbe is CheckOptions.Probe when it is 0. Most tasks of the
+// shared set are decided by the built-in backend on the whole program in
+// well under it, where the loop's fixed cost (an abstract check, a
+// reconstruction, each a solver process) made cegpv mode 1.49x slower
+// than plain mode on pthread-wmm (docs/bench/session13); on the tasks
+// that take longer the loop starts DefaultProbe later
+// (docs/bench/probe).
+const DefaultProbe = 3 * time.Second
+
+// Engines that decide a verdict (Report.DecidedBy).
+const (
+	ByLoop    = "the CEGPV loop"
+	ByBackend = "the backend on the whole program"
+	ByProbe   = "the backend on the whole program, before the loop (probe)"
+	BySearch  = "the explicit-state search on the whole program"
+)
 
 // DefaultBeyond is the budget of the search beyond the bounds when
 // CheckOptions.Beyond is 0.
@@ -96,8 +118,11 @@ type Report struct {
 	// Result is the backend's answer the verdict comes from (statistics).
 	Result backend.Result
 	// Loop holds the CEGPV loop's statistics (ModeCEGPV), or nil.
-	Loop    *Result
-	Elapsed time.Duration
+	Loop *Result
+	// DecidedBy names the engine whose answer the verdict comes from
+	// (ByLoop, ByBackend, ByProbe, BySearch), "" for Unknown.
+	DecidedBy string
+	Elapsed   time.Duration
 }
 
 // Check decides the verdict for p: the one entry point of the library,
@@ -156,6 +181,13 @@ type checker struct {
 	raced atomic.Pointer[program.Program]
 }
 
+// decidedBy records the engine of a verdict that is not Unknown.
+func (r *Report) decidedBy(by string) {
+	if r.Verdict != backend.Unknown {
+		r.DecidedBy = by
+	}
+}
+
 func (c *checker) newReport(p *program.Program) *Report {
 	return &Report{Verdict: backend.Unknown, Bounds: c.opts.Bounds, Program: p}
 }
@@ -188,18 +220,20 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
 		qctx, cancel := backend.WithShare(ctx, 0.5)
 		r2 := c.newReport(p)
-		res2, loop2, err2 := c.mode(qctx, q)
+		res2, loop2, by2, err2 := c.mode(qctx, q)
 		cancel()
 		r2.Loop = loop2
 		c.judge(ctx, r2, p, res2, err2)
+		r2.decidedBy(by2)
 		if r2.Verdict == backend.Unsafe {
 			return r2
 		}
 		qSafe = err2 == nil && res2.Verdict == backend.Safe
 	}
-	res, loop, err := c.mode(ctx, p)
+	res, loop, by, err := c.mode(ctx, p)
 	rep.Loop = loop
 	c.judge(ctx, rep, p, res, err)
+	rep.decidedBy(by)
 	if rep.Verdict == backend.Unknown && strings.HasPrefix(rep.Reason, program.OpaqueReason) && qSafe {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
@@ -211,23 +245,33 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 
 // mode runs the chosen mode on q (p, or p with its opaque draws cut),
 // with the explicit-state search beside it unless opts.NoExplicit: the
-// one place where the engines race.
-func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result, *Result, error) {
+// one place where the engines race. by names the engine that answered.
+func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Result, loop *Result, by string, err error) {
 	work := q // q with only the checked property
 	if c.opts.Property != "" {
 		var err error
 		if work, err = program.OnlyProperty(q, c.opts.Property); err != nil {
-			return backend.Result{}, nil, err
+			return backend.Result{}, nil, "", err
 		}
 	}
 	type answer struct {
 		res  backend.Result
 		loop *Result
+		by   string
 	}
 	run := func(ctx context.Context) (answer, error) {
 		if c.opts.Mode == ModePlain {
 			res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
-			return answer{res: res}, err
+			return answer{res: res, by: ByBackend}, err
+		}
+		if probe := c.probe(); probe > 0 {
+			pctx, cancel := context.WithTimeout(ctx, probe)
+			res, err := c.opts.Backend.Check(pctx, work, c.opts.Bounds)
+			cancel()
+			if err == nil && res.Verdict != backend.Unknown {
+				return answer{res: res, by: ByProbe}, nil
+			}
+			c.log.Debug("the probe did not decide; the loop starts", "probe", probe, "error", err, "reason", res.Reason)
 		}
 		vo := c.opts.Options
 		vo.Logger = c.log.Named("cegpv")
@@ -246,17 +290,17 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 			cr.Checks++
 			switch {
 			case err2 != nil:
-				return answer{res, &cr}, fmt.Errorf("%w; the backend alone on the program: %v", err, err2)
+				return answer{res, &cr, ""}, fmt.Errorf("%w; the backend alone on the program: %v", err, err2)
 			case res.Verdict == backend.Unknown:
-				return answer{res, &cr}, fmt.Errorf("%w; the backend alone on the program: %s", err, res.Reason)
+				return answer{res, &cr, ""}, fmt.Errorf("%w; the backend alone on the program: %s", err, res.Reason)
 			}
-			return answer{res, &cr}, nil
+			return answer{res, &cr, ByBackend}, nil
 		}
-		return answer{cr.Result, &cr}, err
+		return answer{cr.Result, &cr, ByLoop}, err
 	}
 	if c.opts.NoExplicit {
 		a, err := run(ctx)
-		return a.res, a.loop, err
+		return a.res, a.loop, a.by, err
 	}
 	eo := c.explicitOptions()
 	if eo.Share >= UnfollowableShare {
@@ -264,9 +308,24 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (backend.Result,
 		defer c.raced.Store(nil)
 	}
 	a, err := explicit.Race(ctx, work, c.opts.Bounds, eo, run,
-		func(r backend.Result) answer { return answer{res: r} },
+		func(r backend.Result) answer { return answer{res: r, by: BySearch} },
 		func(a answer) bool { return a.res.Verdict != backend.Unknown })
-	return a.res, a.loop, err
+	return a.res, a.loop, a.by, err
+}
+
+// probe is the probe's time (CheckOptions.Probe): only in mode cegpv over
+// an incremental backend. Beside an external checker the loop is the
+// point (each of its checks costs a process and the checker's own fixed
+// cost, and its answers on the whole program are what cegpv is there to
+// avoid waiting for).
+func (c *checker) probe() time.Duration {
+	if _, inc := c.opts.Backend.(backend.Incremental); !inc || c.opts.Mode == ModePlain || c.opts.Probe < 0 {
+		return 0
+	}
+	if c.opts.Probe == 0 {
+		return DefaultProbe
+	}
+	return c.opts.Probe
 }
 
 func (c *checker) explicitOptions() explicit.Options {

@@ -2,6 +2,7 @@ package cegpv_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -33,12 +34,12 @@ func TestExplicitBeside(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}},
-				Mode: mode, Explicit: &eo, Beyond: -1})
+				Mode: mode, Explicit: &eo, Beyond: -1, Probe: -1})
 			cancel()
 			if got := map[backend.Verdict]string{backend.Safe: "safe", backend.Unsafe: "unsafe"}[rep.Verdict]; got != pr.Expect {
 				t.Errorf("%s %s: %v (%s), want %s", mode, pr.Name, rep.Verdict, rep.Reason, pr.Expect)
 			}
-			if rep.Result.Stats.States > 0 {
+			if rep.DecidedBy == cegpv.BySearch {
 				byExplicit++
 			}
 		}
@@ -117,4 +118,55 @@ int main(void) { pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(
 			}
 		}
 	}
+}
+
+// TestProbe: in mode cegpv over the built-in backend, Check first gives
+// the backend the whole program for CheckOptions.Probe; the loop decides
+// when the probe is off or has no verdict in its time, and no probe runs
+// beside an external checker (there the loop is the point).
+func TestProbe(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	src, err := os.ReadFile("testdata/progs/lazy_counter_unsafe.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lower(t, "lazy_counter_unsafe.c", src)
+	for _, c := range []struct {
+		name  string
+		probe time.Duration
+		be    backend.Backend
+		by    string
+	}{
+		{"default", 0, builtin.New(builtin.Options{}), cegpv.ByProbe},
+		{"off", -1, builtin.New(builtin.Options{}), cegpv.ByLoop},
+		{"too short", time.Nanosecond, builtin.New(builtin.Options{}), cegpv.ByLoop},
+		{"external", 0, notIncremental{builtin.New(builtin.Options{})}, cegpv.ByLoop},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: c.be, Bounds: backend.Bounds{Unwind: 3}},
+				Probe: c.probe, Beyond: -1, NoExplicit: true})
+			if rep.Verdict != backend.Unsafe {
+				t.Fatalf("%v (%s), want FALSE", rep.Verdict, rep.Reason)
+			}
+			if rep.DecidedBy != c.by {
+				t.Errorf("decided by %q, want %q", rep.DecidedBy, c.by)
+			}
+			if (rep.Loop != nil) != (c.by == cegpv.ByLoop) {
+				t.Errorf("loop statistics %v with the verdict decided by %q", rep.Loop, rep.DecidedBy)
+			}
+		})
+	}
+}
+
+// notIncremental hides the Open method of an incremental backend, as an
+// external checker has none.
+type notIncremental struct{ be backend.Backend }
+
+func (n notIncremental) Name() string { return n.be.Name() }
+func (n notIncremental) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+	return n.be.Check(ctx, p, b)
 }

@@ -88,6 +88,7 @@ int main(void) {
 	}
 	rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{
 		Options: cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}, Heuristic: h, NoDeepening: true},
+		Probe:   -1, // the loop from the start, without first checking the whole program
 	})
 	fmt.Println(rep.Verdict.SVCOMP(), rep.Property)
 	for _, ks := range rep.Loop.KeptSets {

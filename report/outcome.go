@@ -27,13 +27,16 @@ type Outcome struct {
 	// FoundBeyond says how a violation beyond the bounds was found (see
 	// cegpv.Beyond); Beyond, for a TRUE, how long the search beyond the
 	// bounds ran without finding one.
-	FoundBeyond string     `json:"found_beyond,omitempty"`
-	Beyond      string     `json:"beyond,omitempty"`
-	Mode        string     `json:"mode"`
-	Backend     string     `json:"backend"`
-	Trace       []Step     `json:"trace,omitempty"`
-	Stats       Stats      `json:"stats"`
-	CEGPV       *LoopStats `json:"cegpv,omitempty"`
+	FoundBeyond string `json:"found_beyond,omitempty"`
+	Beyond      string `json:"beyond,omitempty"`
+	Mode        string `json:"mode"`
+	Backend     string `json:"backend"`
+	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
+	// the others), for a TRUE or FALSE.
+	DecidedBy string     `json:"decided_by,omitempty"`
+	Trace     []Step     `json:"trace,omitempty"`
+	Stats     Stats      `json:"stats"`
+	CEGPV     *LoopStats `json:"cegpv,omitempty"`
 	// ChildrenRSSKB is the peak resident set of the largest child process
 	// (the SMT solver), for cegpv bench's memory column.
 	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
@@ -92,6 +95,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 		o.FoundWithin = r.FoundWithin.String()
 	}
 	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
+	o.DecidedBy = r.DecidedBy
 	o.Run = r.Run
 	if r.Run != nil {
 		o.Trace = Steps(r.Program, r.Run)

@@ -96,6 +96,9 @@ func (t Text) Write(o *Outcome) error {
 		fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 			s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
 	}
+	if o.DecidedBy != "" {
+		fmt.Fprintf(w, "decided by %s\n", o.DecidedBy)
+	}
 	// the verdict comes last: SV-COMP's word is the last line (BenchExec
 	// tool-info modules read it)
 	switch o.Verdict {

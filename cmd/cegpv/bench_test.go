@@ -68,7 +68,7 @@ func TestBenchRun(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"bench", "--modes", "plain,cegpv", "--timeout", "60s", "--unwind", "3", "--out", out, man}, &stdout, &stderr)
+	code := run(context.Background(), []string{"bench", "--modes", "plain,cegpv", "--timeout", "60s", "--unwind", "3", "--verify-flags", "--probe 0", "--out", out, man}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}

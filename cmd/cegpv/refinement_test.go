@@ -24,7 +24,7 @@ func TestVerifyRefinementFlag(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	code := run(context.Background(), []string{"verify", "--sanity", "--refinement", "observer", "--unwind", "3", file}, &out, &errb)
+	code := run(context.Background(), []string{"verify", "--probe", "0", "--sanity", "--refinement", "observer", "--unwind", "3", file}, &out, &errb)
 	if code != exitUnsafe || !strings.Contains(out.String(), "FALSE(unreach-call)") || !strings.Contains(out.String(), "spurious counterexample") {
 		t.Errorf("--refinement observer: exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, exitUnsafe, out.String(), errb.String())
 	}

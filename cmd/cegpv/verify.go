@@ -52,6 +52,7 @@ type verifyFlags struct {
 	sanity       bool
 	explicit     bool
 	beyond       time.Duration
+	probe        time.Duration
 	trace        string
 	html         string
 	propertyFile string
@@ -90,6 +91,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.BoolVar(&v.noGeneralise, "no-generalise", false, "exclude each spurious counterexample as it is (its whole sequence of visible steps), without first generalising it to fewer labels with the explicit-state search (monitor refinement over a backend that is not incremental)")
 	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
+	fs.DurationVar(&v.probe, "probe", cegpv.DefaultProbe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
 	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
 	fs.StringVar(&v.propertyFile, "propertyfile", "", "SV-COMP property file (.prp): unreach-call (__VERIFIER_error or reach_error) is checked; any other property is UNKNOWN (exit 7)")
 	fs.StringVar(&v.witness, "witness", "", "write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML or a YAML 2.0 invariant_set, by the same suffixes)")
@@ -149,6 +151,8 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--timeout %v: want 0 (none) or a positive duration", v.timeout)
 	case v.beyond < 0:
 		return fmt.Errorf("--beyond %v: want 0 (off) or a positive duration", v.beyond)
+	case v.probe < 0:
+		return fmt.Errorf("--probe %v: want 0 (off) or a positive duration", v.probe)
 	case v.jobs < 1:
 		return fmt.Errorf("-j %d: want at least 1", v.jobs)
 	case v.maxIter < 0:
@@ -291,11 +295,16 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	if beyond <= 0 {
 		beyond = -1 // --beyond 0: off
 	}
+	probe := vf.probe
+	if probe <= 0 {
+		probe = -1 // --probe 0: off
+	}
 	return cegpv.CheckOptions{
 		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
 			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
 		Mode:       vf.mode,
 		Beyond:     beyond,
+		Probe:      probe,
 		NoExplicit: !vf.explicit,
 	}, nil
 }
