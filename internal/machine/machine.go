@@ -376,6 +376,10 @@ func (m *Machine) AtomicHolder(t *Thread) *Thread {
 func (m *Machine) Clone() *Machine {
 	n := &Machine{p: m.p, Objs: make(map[string]*Object, len(m.Objs)), Globals: make(map[string]*Object, len(m.Globals)), acts: m.acts}
 	cp := make(map[*Object]*Object, len(m.Objs))
+	// the copies in one allocation: every object m refers to is in
+	// m.Objs, so the slab is large enough (a copy beyond it would be
+	// allocated on its own)
+	slab := make([]Object, 0, len(m.Objs))
 	get := func(o *Object) *Object {
 		if o == nil {
 			return nil
@@ -385,7 +389,14 @@ func (m *Machine) Clone() *Machine {
 		}
 		// the cells are shared until the copy writes them: m is not
 		// written once cloned (a state's successors are its clones)
-		c := &Object{ID: o.ID, Name: o.Name, typ: o.typ, Cells: o.Cells, cow: true, Alive: o.Alive, Heap: o.Heap}
+		var c *Object
+		if len(slab) < cap(slab) {
+			slab = append(slab, Object{})
+			c = &slab[len(slab)-1]
+		} else {
+			c = new(Object)
+		}
+		*c = Object{ID: o.ID, Name: o.Name, typ: o.typ, Cells: o.Cells, cow: true, Alive: o.Alive, Heap: o.Heap}
 		cp[o] = c
 		n.Objs[c.ID] = c
 		return c
