@@ -85,6 +85,7 @@ const (
 	ByBackend = "the backend on the whole program"
 	ByProbe   = "the backend on the whole program, before the loop (probe)"
 	BySearch  = "the explicit-state search on the whole program"
+	ByBeyond  = "the search beyond the bounds" // after a bounded TRUE (FoundBeyond says how)
 )
 
 // DefaultBeyond is the budget of the search beyond the bounds when
@@ -123,7 +124,7 @@ type Report struct {
 	// Loop holds the CEGPV loop's statistics (ModeCEGPV), or nil.
 	Loop *Result
 	// DecidedBy names the engine whose answer the verdict comes from
-	// (ByLoop, ByBackend, ByProbe, BySearch), "" for Unknown.
+	// (ByLoop, ByBackend, ByProbe, BySearch, ByBeyond), "" for Unknown.
 	DecidedBy string
 	Elapsed   time.Duration
 }
@@ -394,6 +395,7 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 		r2 := c.newReport(p)
 		r2.Loop, r2.FoundBeyond = rep.Loop, how
 		c.judge(ctx, r2, p, res, nil)
+		r2.decidedBy(ByBeyond)
 		if r2.Verdict == backend.Unsafe {
 			*rep = *r2
 			return

@@ -131,9 +131,9 @@ const threadCapReached = "thread cap"
 // search still prunes there (what it gives up is pruning where two paths
 // meet inside a sequence of private steps, at the cost of re-running those
 // steps). In programs made of atomic or lock-protected blocks (the
-// pthread-wmm tasks) that stores a fifth of the states and halves the time
-// (docs/bench/explicit-transient). With Unbounded every state is stored, to
-// close cycles.
+// pthread-wmm tasks) that stores a fifth of the states and takes a third of
+// the time (docs/bench/explicit-transient). With Unbounded every state is
+// stored, to close cycles.
 //
 // Explore gives up (Inconclusive) when a draw has no finite domain, when a
 // run reaches an execution error (the symbolic backend reports those), when

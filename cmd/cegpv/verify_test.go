@@ -100,6 +100,9 @@ int main(void) { pthread_t c, h; pthread_create(&c, 0, check, 0); for (int i = 0
 		if code != tc.code || !strings.Contains(out.String(), tc.out) {
 			t.Errorf("%s --beyond %s: exit %d, want %d with %q\n%s%s", tc.mode, tc.beyond, code, tc.code, tc.out, out.String(), errb.String())
 		}
+		if by := `"decided_by": "the search beyond the bounds"`; code == exitUnsafe && !strings.Contains(out.String(), by) {
+			t.Errorf("%s --beyond %s: the output lacks %s\n%s", tc.mode, tc.beyond, by, out.String())
+		}
 	}
 }
 
