@@ -491,6 +491,14 @@ func (x *explorer) expand(s *xstate, id, cost int, inPlace bool) (moved, cycle b
 	in := t.Current()
 	dom := x.doms[in]
 	inPlace = inPlace && dom == nil && len(in.Targets) <= 1
+	if in.Op == program.OpAssume && dom == nil {
+		// an assume that does not hold blocks the step, which changes
+		// nothing: known without a copy of the state to run it on (Eval
+		// evaluates as the step does; an error is left to the step)
+		if v, err := s.m.Eval(t, in.Rhs); err == nil && !machine.Truth(v) {
+			return false, false, nil, nil
+		}
+	}
 	if why := x.bound(s, t, in); why != "" {
 		x.bounded = true
 		x.capped = x.capped || why == threadCapReached
