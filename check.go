@@ -323,13 +323,21 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 // cost, and its answers on the whole program are what cegpv is there to
 // avoid waiting for).
 func (c *checker) probe() time.Duration {
-	if _, inc := c.opts.Backend.(backend.Incremental); !inc || c.opts.Mode == ModePlain || c.opts.Probe < 0 {
+	if c.external() || c.opts.Mode == ModePlain || c.opts.Probe < 0 {
 		return 0
 	}
 	if c.opts.Probe == 0 {
 		return DefaultProbe
 	}
 	return c.opts.Probe
+}
+
+// external reports whether the backend is an external checker (ESBMC,
+// CBMC): one that is not incremental, each check a process of its own.
+// The probe and the search's budgets depend on it.
+func (c *checker) external() bool {
+	_, inc := c.opts.Backend.(backend.Incremental)
+	return !inc
 }
 
 func (c *checker) explicitOptions() explicit.Options {
@@ -350,7 +358,7 @@ func (c *checker) explicitOptions() explicit.Options {
 	// There it also has the whole time left and a larger store: such a
 	// checker uses one core, the search the other, and on those tasks it
 	// is the search that decides (mix046: 460k states, 220 MiB).
-	if _, inc := c.opts.Backend.(backend.Incremental); !inc {
+	if c.external() {
 		eo.LoopFree = true
 		if c.opts.Explicit == nil {
 			eo.Share, eo.Max, eo.Bytes = 1, 10*time.Minute, 512<<20

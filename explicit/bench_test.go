@@ -3,8 +3,6 @@ package explicit
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"cegpv.dev/cegpv/frontend"
@@ -17,22 +15,13 @@ import (
 //
 //	go test -run '^$' -bench ExploreWMM -benchtime 1x ./explicit
 func BenchmarkExploreWMM(b *testing.B) {
-	tasks := testenv.SVCOMP15(b)
 	for _, name := range []string{"safe030_tso.oepc_true", "mix010_tso.opt_false", "safe002_power.oepc_false"} {
-		var path string
-		for _, task := range tasks {
-			if strings.HasPrefix(filepath.Base(task.Path), name) {
-				path = task.Path
-			}
-		}
-		if path == "" {
-			b.Fatalf("%s is not in the manifest", name)
-		}
-		src, err := os.ReadFile(path)
+		task := testenv.SVCOMP15Task(b, name+"-unreach-call.c")
+		src, err := os.ReadFile(task.Path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := frontend.Lower(path, src, frontend.Options{})
+		p, err := frontend.Lower(task.Path, src, frontend.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

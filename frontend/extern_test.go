@@ -14,19 +14,9 @@ import (
 // TestBigshot: strcpy(v, "Bigshot") must store the eight characters (the
 // lost stores made cegpv answer FALSE on the safe bigshot_s and bigshot_s2).
 func TestBigshot(t *testing.T) {
-	tasks := testenv.SVCOMP15(t)
 	for _, name := range []string{"bigshot_s_true-unreach-call.c", "bigshot_s2_true-unreach-call.c", "bigshot_p_false-unreach-call.c"} {
-		var task *testenv.Task
-		for i := range tasks {
-			if filepath.Base(tasks[i].File) == name {
-				task = &tasks[i]
-			}
-		}
-		if task == nil {
-			t.Errorf("%s not in the manifest", name)
-			continue
-		}
 		t.Run(name, func(t *testing.T) {
+			task := testenv.SVCOMP15Task(t, name)
 			src, err := os.ReadFile(task.Path)
 			if err != nil {
 				t.Fatal(err)

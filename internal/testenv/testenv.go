@@ -3,6 +3,7 @@
 package testenv
 
 import (
+	"path/filepath"
 	"testing"
 
 	"cegpv.dev/cegpv/internal/manifest"
@@ -30,4 +31,18 @@ func SVCOMP15(t testing.TB) []Task {
 		t.Fatal(err)
 	}
 	return tasks
+}
+
+// SVCOMP15Task returns the task of the shared manifest whose file is
+// named name (its base name), skipping t when the shared directory is
+// absent and failing it when the manifest has no such task.
+func SVCOMP15Task(t testing.TB, name string) Task {
+	t.Helper()
+	for _, task := range SVCOMP15(t) {
+		if filepath.Base(task.File) == name {
+			return task
+		}
+	}
+	t.Fatalf("%s is not in the manifest", name)
+	return Task{}
 }
