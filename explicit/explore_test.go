@@ -12,6 +12,7 @@ import (
 	"cegpv.dev/cegpv/interp"
 
 	"cegpv.dev/cegpv/analysis"
+	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
 	P "cegpv.dev/cegpv/program"
@@ -380,6 +381,26 @@ int main(void) {
 		res, err := Explore(context.Background(), p, tc.opts)
 		if err != nil || res.Status != NoViolation || res.ThreadCap != tc.cap {
 			t.Errorf("%+v: %v %+v, want no violation with thread cap %d", tc.opts, err, res, tc.cap)
+		}
+	}
+}
+
+// Check cuts runs at the caller's Bounds.MaxThreads and states it.
+func TestCheckMaxThreads(t *testing.T) {
+	p := lowerC(t, "cap.c", `#include <pthread.h>
+#include <assert.h>
+int n;
+void *w(void *a) { n++; return 0; }
+int main(void) {
+  pthread_t h;
+  for (int i = 0; i < 4; i++) pthread_create(&h, 0, w, 0);
+  return 0;
+}
+`)
+	for _, tc := range []struct{ max, cap int }{{3, 3}, {0, 0}, {5, 0}} {
+		res, done := Check(context.Background(), p, backend.Bounds{Unwind: 5, MaxThreads: tc.max}, Defaults)
+		if !done || res.Verdict != backend.Safe || res.Bounds.ThreadCap != tc.cap {
+			t.Errorf("max %d: %v %v, bounds %q; want SAFE with thread cap %d", tc.max, done, res.Verdict, res.Bounds, tc.cap)
 		}
 	}
 }
