@@ -40,7 +40,8 @@ type lowerer struct {
 	logged    map[string]bool
 	strings   map[string]*program.Var
 	fptrCalls bool
-	tls       *tlsInfo // thread-local variables (tls.go), nil if none
+	tls       *tlsInfo      // thread-local variables (tls.go), nil if none
+	pt        *pthreadModel // pthread.go, nil until a model type is used
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -216,6 +217,9 @@ func (l *lowerer) global(dd *cc.Declarator, name string, init *cc.Initializer) *
 // constInit lowers the initializer of a static object.
 func (l *lowerer) constInit(t *program.Type, in *cc.Initializer) program.Expr {
 	l.setPos(in)
+	if l.isPthreadModel(t) {
+		return l.pthreadInit(t, in)
+	}
 	if t.Kind == program.Mutex || t.Kind == program.Cond {
 		if !l.allZero(in) {
 			l.fail(in, "non-zero initializer of a %s", t)

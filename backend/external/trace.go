@@ -300,6 +300,11 @@ func (f *follower) unblock(t int) bool {
 				continue
 			case in.Op == program.OpGoto, in.Op == program.OpSkip, in.Op == program.OpAssume, in.Op == program.OpLock, in.Op == program.OpUnlock,
 				in.Op == program.OpAtomicBegin, in.Op == program.OpAtomicEnd, in.Op == program.OpReturn, in.Op == program.OpJoin, in.Op == program.OpExit:
+			case in.Op == program.OpCall && in.Lhs == nil:
+				// binds only the callee's parameters, which ESBMC's
+				// sliced trace leaves out when nothing reads them (a
+				// call of a function that ends the thread with
+				// pthread_exit, which a join waits for)
 			default:
 				i = maxAdvance
 				continue
