@@ -233,7 +233,7 @@ type explorer struct {
 
 // analyse fills loops, live, priv, private and sym.
 func (x *explorer) analyse() {
-	sym := true
+	sym := !program.HasThreadID(x.p) // pthread_self() tells threads apart
 	taken := analysis.TakenAddrs(x.p)
 	x.live = map[*program.Func][][]bool{}
 	for _, f := range x.p.Funcs {

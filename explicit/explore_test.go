@@ -241,6 +241,14 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b,
 int x;
 void *w(void *a) { int t = x; x = t + 1; return 0; }
 int main(void) { pthread_t h; while (1) { pthread_create(&h, 0, w, 0); if (x > 2) break; } assert(x <= 4); return 0; }`, 4, NoViolation, false},
+		// pthread_self tells the threads apart: the state where thread 2
+		// has set x (and thread 1 has not started) is not the state where
+		// thread 1 has, and only from it does thread 1 fail
+		{"thread ids break symmetry", `
+#include <pthread.h>
+int x;
+void *w(void *a) { if (pthread_self() == 1 && x == 1) assert(0); x = 1; return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); pthread_create(&h, 0, w, 0); return 0; }`, 3, ViolationFound, false},
 		{"deep loop beyond bound", `
 int g;
 int main(void) { int i; for (i = 0; i < 5; i++) g++; assert(g != 5); return 0; }`, 5, NoViolation, false},

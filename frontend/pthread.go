@@ -135,6 +135,15 @@ func (fl *funcLowerer) pthreadAPI(x *cc.PostfixExpression, name string, as []cc.
 	}
 	zero := program.IntConst(program.IntT, 0)
 	switch name {
+	// Thread ids: the value Spawn stores in the handle (program.ThreadID).
+	case "pthread_self":
+		need(0)
+		return ret(&program.ThreadID{T: pthreadTTypes[l.model]})
+	case "pthread_equal":
+		need(2)
+		tt := pthreadTTypes[l.model]
+		return ret(fl.binary(x, program.Eq, fl.rvalTo(as[0], tt), fl.rvalTo(as[1], tt)))
+
 	// Barriers.
 	case "pthread_barrier_init":
 		need(3)

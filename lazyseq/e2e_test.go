@@ -38,6 +38,8 @@ var quick = map[string]int{
 	"exit_main_unsafe.c":     2,
 	"exit_main_safe.c":       2,
 	"spin_unsafe.c":          3,
+	"self_unsafe.c":          2,
+	"self_safe.c":            2,
 }
 
 // TestProgs checks the quick testdata/progs programs (with -all: every

@@ -35,6 +35,8 @@ typedef struct __cegpv_pthread_key { int __cegpv_unsupported; } pthread_key_t;
 int pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 int pthread_join(pthread_t, void **);
 int pthread_detach(pthread_t);
+pthread_t pthread_self(void);
+int pthread_equal(pthread_t, pthread_t);
 void pthread_exit(void *) __attribute__((__noreturn__));
 int pthread_yield(void);
 int pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
