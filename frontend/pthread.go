@@ -84,13 +84,16 @@ func (l *lowerer) pthreadTypedef(name string, t cc.Type) *program.Type {
 		tag = fmt.Sprintf("%s_%d", base, i)
 	}
 	l.tags[tag] = true
-	pt := &program.Type{Kind: program.Struct, Name: tag, Size: t.Size()}
+	// the int cells at the start, in the C type's size and alignment
+	// (glibc's: sizeof and pointer arithmetic stay gcc's); the bytes
+	// after them are padding to the model
+	pt := &program.Type{Kind: program.Struct, Name: tag}
 	for _, f := range mt.fields {
 		pt.Fields = append(pt.Fields, program.Field{Name: f, Type: program.IntT})
 	}
-	if natural := int64(4 * len(mt.fields)); pt.Size < natural {
-		pt.Size = natural
-	}
+	program.LayOut(pt)
+	pt.Size = max(pt.Size, t.Size())
+	pt.Align = max(pt.Align, int64(t.Align()))
 	l.structOrder = append(l.structOrder, pt)
 	l.pt.types[name] = pt
 	return pt

@@ -6,12 +6,29 @@
    typedef names (as it does glibc's in preprocessed files); their
    representation below is only for the C type checker. */
 typedef unsigned long pthread_t;
-typedef struct __cegpv_pthread_mutex { int __cegpv_m; } pthread_mutex_t;
-typedef struct __cegpv_pthread_cond { int __cegpv_c; } pthread_cond_t;
-typedef struct __cegpv_pthread_attr { int __cegpv_detachstate; } pthread_attr_t;
+/* pthread_mutex_t and pthread_cond_t have glibc's size and alignment
+   (i386: 24 and 48 bytes, 4-aligned; x86-64: 40 and 48, 8-aligned), so
+   that sizeof, offsetof and pointer arithmetic over structures holding
+   them are gcc's; the model keeps one lock word at offset 0 (glibc's
+   __lock) and nothing of the other bytes. */
+#ifdef __x86_64__
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_p; long __cegpv_rest[4]; } pthread_mutex_t;
+typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_p; long long __cegpv_rest[5]; } pthread_cond_t;
+#else
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_rest[5]; } pthread_mutex_t;
+typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_rest[11]; } pthread_cond_t;
+#endif
+/* The objects the front end models as int cells have glibc's size and
+   alignment too. */
+#ifdef __x86_64__
+typedef struct __cegpv_pthread_attr { int __cegpv_detachstate; int __cegpv_p; long __cegpv_rest[6]; } pthread_attr_t;
+typedef struct __cegpv_pthread_barrier { unsigned __cegpv_b[3]; unsigned __cegpv_p; long __cegpv_rest[2]; } pthread_barrier_t;
+#else
+typedef struct __cegpv_pthread_attr { int __cegpv_detachstate; int __cegpv_rest[8]; } pthread_attr_t;
+typedef struct __cegpv_pthread_barrier { unsigned __cegpv_b[3]; unsigned __cegpv_rest[2]; } pthread_barrier_t;
+#endif
 typedef struct __cegpv_pthread_mutexattr { int __cegpv_a; } pthread_mutexattr_t;
 typedef struct __cegpv_pthread_condattr { int __cegpv_a; } pthread_condattr_t;
-typedef struct __cegpv_pthread_barrier { unsigned __cegpv_b[3]; } pthread_barrier_t;
 typedef struct __cegpv_pthread_barrierattr { int __cegpv_a; } pthread_barrierattr_t;
 typedef volatile int pthread_spinlock_t;
 typedef int pthread_once_t;
