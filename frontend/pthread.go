@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"strings"
 
 	"modernc.org/cc/v4"
 
@@ -61,6 +62,9 @@ var modelTypes = map[string]struct {
 	"pthread_barrier_t": {"__cegpv_barrier", []string{"count", "arrived", "round"}},
 	// detachstate: PTHREAD_CREATE_JOINABLE (0) or _DETACHED (1).
 	"pthread_attr_t": {"__cegpv_attr", []string{"detachstate"}},
+	// readers: the read locks held; writer: the id + 1 of the thread
+	// that holds the write lock, 0 if none.
+	"pthread_rwlock_t": {"__cegpv_rwlock", []string{"readers", "writer"}},
 }
 
 // pthreadTypedef returns the model type of a pthread typedef name, nil
@@ -198,6 +202,58 @@ func (fl *funcLowerer) pthreadAPI(x *cc.PostfixExpression, name string, as []cc.
 	case "pthread_once":
 		return ret(fl.once(x, as))
 
+	// Read-write locks, glibc's default kind (readers preferred: a reader
+	// waits only while a writer holds the lock). Relocking by the writer
+	// is EDEADLK, as in glibc.
+	case "pthread_rwlock_init":
+		need(2)
+		rw := fl.modelPtr(x, name, as[0], "pthread_rwlock_t")
+		fl.effect(as[1])
+		fl.assign(fl.field(rw, "readers"), zero)
+		fl.assign(fl.field(rw, "writer"), zero)
+		return ret(zero)
+	case "pthread_rwlock_destroy":
+		need(1)
+		fl.modelPtr(x, name, as[0], "pthread_rwlock_t")
+		return ret(zero)
+	case "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
+		"pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock":
+		timed := strings.Contains(name, "timed")
+		if timed {
+			need(2)
+		} else {
+			need(1)
+		}
+		rw := fl.modelPtr(x, name, as[0], "pthread_rwlock_t")
+		if timed {
+			fl.effect(as[1])
+		}
+		return ret(fl.rwlock(x, rw, strings.HasSuffix(name, "wrlock"), strings.Contains(name, "try"), timed))
+	case "pthread_rwlock_unlock":
+		need(1)
+		rw := fl.modelPtr(x, name, as[0], "pthread_rwlock_t")
+		me := fl.selfPlusOne()
+		fl.atomically(func() {
+			fl.ifElse(fl.binary(x, program.Eq, fl.field(rw, "writer"), me), func() {
+				fl.assign(fl.field(rw, "writer"), zero)
+			}, func() {
+				fl.assign(fl.field(rw, "readers"), fl.binary(x, program.Sub, fl.field(rw, "readers"), program.IntConst(program.IntT, 1)))
+			})
+		})
+		return ret(zero)
+	case "pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared":
+		for _, a := range as {
+			fl.effect(a)
+		}
+		return ret(zero)
+	case "pthread_rwlockattr_setkind_np":
+		need(2)
+		fl.effect(as[0])
+		if k, ok := intValue(as[1].Value()); !ok || k != 0 {
+			l.fail(x, "%s with a kind other than PTHREAD_RWLOCK_PREFER_READER_NP: writer-preferring read-write locks are not modelled", name)
+		}
+		return ret(zero)
+
 	// Spin locks: an int, 0 free and 1 held (as glibc's).
 	case "pthread_spin_init":
 		need(2)
@@ -282,6 +338,88 @@ func (fl *funcLowerer) pthreadAPI(x *cc.PostfixExpression, name string, as []cc.
 	}
 	l.fail(x, "pthread function %s is not modelled", name)
 	return nil
+}
+
+// rwlock lowers the locking functions of a read-write lock rw: write or
+// read, try (EBUSY instead of waiting) or timed (waiting, or ETIMEDOUT at
+// any time: the model has no clock, so a timeout may come whenever the
+// lock is busy, as a deadline that passes while the thread waits).
+func (fl *funcLowerer) rwlock(x cc.Node, rw program.Expr, write, try, timed bool) program.Expr {
+	zero := program.IntConst(program.IntT, 0)
+	me := fl.selfPlusOne()
+	// free: the lock can be taken for this operation now
+	free := func() program.Expr {
+		w := fl.binary(x, program.Eq, fl.field(rw, "writer"), zero)
+		if !write {
+			return w
+		}
+		return fl.binary(x, program.LAnd, w, fl.binary(x, program.Eq, fl.field(rw, "readers"), zero))
+	}
+	take := func() {
+		if write {
+			fl.assign(fl.field(rw, "writer"), me)
+		} else {
+			fl.assign(fl.field(rw, "readers"), fl.binary(x, program.Add, fl.field(rw, "readers"), program.IntConst(program.IntT, 1)))
+		}
+	}
+	mine := func() program.Expr { return fl.binary(x, program.Eq, fl.field(rw, "writer"), me) }
+	r := fl.tmp(program.IntT)
+	// blocking: wait until free or held for writing by this thread
+	// (EDEADLK, glibc's answer to both relocks)
+	wait := func() {
+		fl.atomically(func() {
+			fl.emitOp(program.OpAssume, nil, fl.binary(x, program.LOr, free(), mine()))
+			fl.ifElse(mine(), func() {
+				fl.assign(r, program.IntConst(program.IntT, errEDEADLK))
+			}, func() {
+				take()
+				fl.assign(r, zero)
+			})
+		})
+	}
+	if !try && !timed {
+		wait()
+		return r
+	}
+	attempt := func() {
+		fl.ifElse(free(), func() {
+			take()
+			fl.assign(r, zero)
+		}, func() {
+			fl.assign(r, program.IntConst(program.IntT, errEBUSY))
+		})
+	}
+	fl.atomically(func() {
+		if !timed {
+			attempt() // glibc's try functions: EBUSY for the writer too
+			return
+		}
+		// timed: the writer's relock is EDEADLK, as when blocking
+		fl.ifElse(mine(), func() {
+			fl.assign(r, program.IntConst(program.IntT, errEDEADLK))
+		}, attempt)
+	})
+	if timed {
+		fl.timeoutOrWait(x, r, wait)
+	}
+	return r
+}
+
+// timeoutOrWait follows an attempt that left EBUSY in r: the call times
+// out (ETIMEDOUT) or waits (wait) for the object, a free choice.
+func (fl *funcLowerer) timeoutOrWait(x cc.Node, r program.Expr, wait func()) {
+	fl.ifElse(fl.binary(x, program.Eq, r, program.IntConst(program.IntT, errEBUSY)), func() {
+		fl.ifElse(fl.binary(x, program.Ne, &program.Nondet{T: program.IntT}, program.IntConst(program.IntT, 0)), func() {
+			fl.assign(r, program.IntConst(program.IntT, errETIMEDOUT))
+		}, wait)
+	}, nil)
+}
+
+// selfPlusOne returns the executing thread's id + 1 as an int: the
+// owner value of the model's locks (0 is none).
+func (fl *funcLowerer) selfPlusOne() program.Expr {
+	id := fl.convert(&program.ThreadID{T: pthreadTTypes[fl.l.model]}, program.IntT, true)
+	return fl.binary(nil, program.Add, id, program.IntConst(program.IntT, 1))
 }
 
 // detachCheck records a detaching call (or a join, detach false) and

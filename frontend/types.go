@@ -287,7 +287,5 @@ func arith(a, b *program.Type) *program.Type {
 // unsupportedPthread names the pthread types of include/pthread.h that
 // the model does not have: a program that uses one is rejected naming it.
 var unsupportedPthread = map[string]string{
-	"__cegpv_pthread_rwlock":     "read-write locks",
-	"__cegpv_pthread_rwlockattr": "read-write lock attributes",
-	"__cegpv_pthread_key":        "thread-specific data keys",
+	"__cegpv_pthread_key": "thread-specific data keys",
 }

@@ -40,6 +40,7 @@ var quick = map[string]int{
 	"spin_unsafe.c":          3,
 	"self_unsafe.c":          2,
 	"self_safe.c":            2,
+	"rwlock_unsafe.c":        2,
 }
 
 // TestProgs checks the quick testdata/progs programs (with -all: every

@@ -23,9 +23,13 @@ typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_rest[11]; } pth
 #ifdef __x86_64__
 typedef struct __cegpv_pthread_attr { int __cegpv_detachstate; int __cegpv_p; long __cegpv_rest[6]; } pthread_attr_t;
 typedef struct __cegpv_pthread_barrier { unsigned __cegpv_b[3]; unsigned __cegpv_p; long __cegpv_rest[2]; } pthread_barrier_t;
+typedef struct __cegpv_pthread_rwlock { int __cegpv_r[2]; long __cegpv_rest[6]; } pthread_rwlock_t;
+typedef struct __cegpv_pthread_rwlockattr { long __cegpv_a; } pthread_rwlockattr_t;
 #else
 typedef struct __cegpv_pthread_attr { int __cegpv_detachstate; int __cegpv_rest[8]; } pthread_attr_t;
 typedef struct __cegpv_pthread_barrier { unsigned __cegpv_b[3]; unsigned __cegpv_rest[2]; } pthread_barrier_t;
+typedef struct __cegpv_pthread_rwlock { int __cegpv_r[2]; int __cegpv_rest[6]; } pthread_rwlock_t;
+typedef struct __cegpv_pthread_rwlockattr { int __cegpv_a[2]; } pthread_rwlockattr_t;
 #endif
 typedef struct __cegpv_pthread_mutexattr { int __cegpv_a; } pthread_mutexattr_t;
 typedef struct __cegpv_pthread_condattr { int __cegpv_a; } pthread_condattr_t;
@@ -34,12 +38,15 @@ typedef volatile int pthread_spinlock_t;
 typedef int pthread_once_t;
 /* Declared so that a program using them gets an error that names the
    construct (the front end rejects every use): not modelled. */
-typedef struct __cegpv_pthread_rwlock { int __cegpv_unsupported; } pthread_rwlock_t;
-typedef struct __cegpv_pthread_rwlockattr { int __cegpv_unsupported; } pthread_rwlockattr_t;
 typedef struct __cegpv_pthread_key { int __cegpv_unsupported; } pthread_key_t;
 #define PTHREAD_MUTEX_INITIALIZER { 0 }
 #define PTHREAD_COND_INITIALIZER { 0 }
 #define PTHREAD_ONCE_INIT 0
+#define PTHREAD_RWLOCK_INITIALIZER { { 0 } }
+#define PTHREAD_RWLOCK_PREFER_READER_NP 0
+#define PTHREAD_RWLOCK_PREFER_WRITER_NP 1
+#define PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP 2
+#define PTHREAD_RWLOCK_DEFAULT_NP 0
 #define PTHREAD_BARRIER_SERIAL_THREAD (-1)
 #define PTHREAD_CREATE_JOINABLE 0
 #define PTHREAD_CREATE_DETACHED 1
@@ -88,5 +95,17 @@ int pthread_spin_lock(pthread_spinlock_t *);
 int pthread_spin_trylock(pthread_spinlock_t *);
 int pthread_spin_unlock(pthread_spinlock_t *);
 int pthread_once(pthread_once_t *, void (*)(void));
+int pthread_rwlock_init(pthread_rwlock_t *, const pthread_rwlockattr_t *);
+int pthread_rwlock_destroy(pthread_rwlock_t *);
+int pthread_rwlock_rdlock(pthread_rwlock_t *);
+int pthread_rwlock_wrlock(pthread_rwlock_t *);
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *);
+int pthread_rwlock_trywrlock(pthread_rwlock_t *);
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct timespec *);
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *);
+int pthread_rwlock_unlock(pthread_rwlock_t *);
+int pthread_rwlockattr_init(pthread_rwlockattr_t *);
+int pthread_rwlockattr_destroy(pthread_rwlockattr_t *);
+int pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *, int);
 int pthread_cancel(pthread_t);
 #endif
