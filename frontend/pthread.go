@@ -344,6 +344,16 @@ func (fl *funcLowerer) pthreadAPI(x *cc.PostfixExpression, name string, as []cc.
 		}
 		l.debugOnce("pthread:"+name, "thread attribute has no effect in the model", "function", name)
 		return ret(zero)
+	case "pthread_attr_getstacksize", "pthread_attr_getguardsize", "pthread_attr_getscope",
+		"pthread_attr_getinheritsched", "pthread_attr_getschedpolicy":
+		// what the attribute holds (a default, or what was set): not
+		// kept, an opaque value (a run that depends on it is not a
+		// confirmed counterexample)
+		need(2)
+		fl.modelPtr(x, name, as[0], "pthread_attr_t")
+		p := fl.intPtr(x, name, as[1])
+		fl.assign(fl.deref(x, p), &program.Nondet{T: p.Type().Elem, Origin: name})
+		return ret(zero)
 	case "pthread_detach":
 		need(1)
 		fl.effect(as[0])
