@@ -194,6 +194,7 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 		}
 		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type()), Offset: f.Offset()})
 	}
+	program.ChooseStorage(pt)
 	return pt
 }
 

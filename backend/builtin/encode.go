@@ -383,6 +383,14 @@ func (e *enc) initCells(o *object, off int64, t *program.Type, x program.Expr) {
 				e.initCells(o, off+int64(i)*ec, t.Elem, el)
 			}
 		case program.Struct, program.Union:
+			if t.Kind == program.Union && t.Store > 0 {
+				y, ok := program.StorageInit(t, x)
+				if !ok {
+					e.unsupported(o.initPos(e), "initializer of union %s in %s: not a constant", t.Name, o.name)
+				}
+				e.initCells(o, off, t.Fields[t.Store-1].Type, y)
+				return
+			}
 			for i, el := range x.Elems {
 				if i < len(t.Fields) {
 					e.initCells(o, off+t.FieldCell(i), t.Fields[i].Type, el)

@@ -316,6 +316,9 @@ func (c *ctx) cells(e program.Expr) []program.Value {
 	case *program.FieldSel:
 		all := c.cells(e.X)
 		st := e.X.Type()
+		if st.Kind == program.Union && st.Store > 0 && e.Field != st.Store-1 {
+			unmodelled("member %s of a union value that is not an object", e.Name)
+		}
 		off := st.FieldCell(e.Field)
 		return all[off : off+st.Fields[e.Field].Type.Cells()]
 	case *program.Compound:
