@@ -33,16 +33,16 @@ type Type struct {
 	Name   string
 	// Name: for Int, the typedef the program used when it matters for
 	// printing ("pthread_t"); for Struct/Union, the tag (unique in the program).
-	Elem     *Type   // Pointer, Array, Func (result)
-	Len      int64   // Array
-	Fields   []Field // Struct, Union
+	Elem   *Type   // Pointer, Array, Func (result)
+	Len    int64   // Array
+	Fields []Field // Struct, Union
 	// Store, for a union: 1 + the index of the member whose cells hold
 	// the union's bytes (every other member's scalars land on them as
 	// whole cells or as bytes of integer cells, so punning between the
 	// members is exact: Storage); 0 when there is no such member, and
 	// each member has cells of its own (the front end then rejects a
 	// read through another member than the one written).
-	Store int
+	Store    int
 	Params   []*Type // Func
 	Variadic bool    // Func
 }
