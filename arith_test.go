@@ -3,9 +3,7 @@ package cegpv_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,16 +112,7 @@ func gccGlobals(t *testing.T, dir string, seed int64, a progen.Arith, flags ...s
 		fmt.Fprintf(&pr, "  printf(\"%%lld\\n\", (long long)%s);\n", g)
 	}
 	src := "#include <stdio.h>\n#define main prog_main\n" + a.Src + "#undef main\nint main(void) {\n  prog_main();\n" + pr.String() + "  return 0;\n}\n"
-	c := filepath.Join(dir, fmt.Sprintf("arith%d%s.c", seed, strings.Join(flags, "")))
-	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := strings.TrimSuffix(c, ".c")
-	args := append([]string{"-w", "-O0", "-pthread"}, flags...)
-	if b, err := exec.Command("gcc", append(args, "-o", bin, c)...).CombinedOutput(); err != nil {
-		t.Fatalf("seed %d: gcc: %v\n%s\n%s", seed, err, b, src)
-	}
-	b, err := exec.Command(bin).Output()
+	b, err := progen.CompileRun(dir, fmt.Sprintf("arith%d%s.c", seed, strings.Join(flags, "")), src, flags...)
 	if err != nil {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
