@@ -10,13 +10,14 @@ import (
 // bytes, for differential tests of the memory model against gcc -m32 and
 // -m64 (issue 26). It declares padded structs of random members (every
 // integer width, long, enums of both signednesses, void pointers, arrays,
-// nested structs), arrays of them, a union and a few scalars; two or three
+// nested structs), arrays of them, a union (written and read through
+// different members in a third of the programs) and a few scalars; two or three
 // threads each own one array element (reached through its address or,
 // with container_of, through a member's) and bytes of shared scalars, and
 // write them through char pointers plus offsetof, through character
 // stores into scalars, memset-like loops and pointer differences. After
 // joining them main computes the observations (Globals, long long): members
-// and bytes read back, byte walks over structs, pointer differences and
+// and their bytes read back, byte walks over members, pointer differences and
 // comparisons in bytes, container_of, sizeof/_Alignof/offsetof, enum
 // values and comparisons, union members read through another member, &&
 // with a pointer operand.
@@ -24,10 +25,10 @@ import (
 // No two threads write the same byte and main reads only after the joins,
 // so every schedule gives the same observations and one gcc run per data
 // model decides them (they differ between -m32 and -m64: sizes, offsets).
-// Byte walks and byte reads only touch objects without pointer members
-// (an address's bytes differ between runs); the padding they read is zero
-// (a global's padding is zero-initialised and gcc's member stores leave
-// it, as CBMC models it). Unwind is the unwinding the loops need to end.
+// Byte reads and walks touch neither pointers (an address's bytes differ
+// between runs) nor padding (unspecified in C once a member is stored,
+// C11 6.2.6.1p6; gcc leaves it zero, the model calls it not modelled).
+// Unwind is the unwinding the loops need to end.
 func GenerateBytes(seed int64) Arith {
 	g := &bytesGen{r: rand.New(rand.NewSource(seed))}
 	return g.program()
@@ -123,7 +124,8 @@ type bytesGen struct {
 	b       strings.Builder
 	structs []*bStruct
 	obs     []string
-	loop    int // the longest loop's iterations
+	loop    int  // the longest loop's iterations
+	union   bool // thread 1 writes gu and main reads it (a third of the programs)
 }
 
 func (g *bytesGen) p(format string, args ...any) {
@@ -136,12 +138,22 @@ func (g *bytesGen) value() string {
 	return vs[g.r.Intn(len(vs))]
 }
 
+// negValue is a value, negative half of the time (for enums: their
+// signedness shows in negative values).
+func (g *bytesGen) negValue() string {
+	if g.r.Intn(2) == 0 {
+		return "-" + []string{"1", "2", "3", "129", "70000"}[g.r.Intn(5)]
+	}
+	return g.value()
+}
+
 func (g *bytesGen) program() Arith {
 	g.p("#include <pthread.h>")
 	g.p("#include <stddef.h>")
 	g.p("#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))")
 	g.p("enum E0 { E0_A, E0_B, E0_C };")
 	g.p("enum E1 { E1_N = -2, E1_M, E1_P };")
+	g.union = g.r.Intn(3) == 0
 	ns := 1 + g.r.Intn(3)
 	for i := 0; i < ns; i++ {
 		g.structs = append(g.structs, g.structType(i))
@@ -192,10 +204,13 @@ func (g *bytesGen) program() Arith {
 		g.p("  ((unsigned char *)&w)[%d] = (unsigned char)(%s);", t, g.value())
 		switch t {
 		case 0:
-			g.p("  ev0 = (enum E0)(%s);", g.value())
+			g.p("  ev0 = (enum E0)(%s);", g.negValue())
 			g.p("  *((unsigned char *)&q + %d) = (unsigned char)(%s);", g.r.Intn(8), g.value())
 		case 1:
-			g.p("  ev1 = (enum E1)(%s);", g.value())
+			g.p("  ev1 = (enum E1)(%s);", g.negValue())
+			if !g.union {
+				break
+			}
 			if g.r.Intn(2) == 0 {
 				g.p("  gu.w = (unsigned int)(%s);", g.value())
 			} else {
@@ -216,8 +231,11 @@ func (g *bytesGen) program() Arith {
 	for t := 0; t < nt; t++ {
 		g.p("  pthread_join(h%d, 0);", t)
 	}
-	for _, o := range g.obs {
-		g.observe(o)
+	// the observations' kinds: a permutation of all of them, so that a
+	// few programs together cover every kind
+	kinds := g.r.Perm(nObsKinds)
+	for i, o := range g.obs {
+		g.observe(o, kinds[i%nObsKinds])
 	}
 	g.p("  return 0;")
 	g.p("}")
@@ -311,8 +329,11 @@ func (g *bytesGen) threadStmt(s *bStruct) {
 	}
 }
 
-// observe emits main's computation of observation o.
-func (g *bytesGen) observe(o string) {
+// nObsKinds is the number of kinds of observations.
+const nObsKinds = 16
+
+// observe emits main's computation of observation o, of the given kind.
+func (g *bytesGen) observe(o string, kind int) {
 	si := g.r.Intn(len(g.structs))
 	s := g.structs[si]
 	gs := fmt.Sprintf("g%d", si)
@@ -320,7 +341,7 @@ func (g *bytesGen) observe(o string) {
 	slots := s.slots()
 	sl := slots[g.r.Intn(len(slots))]
 	sl2 := slots[g.r.Intn(len(slots))]
-	switch g.r.Intn(16) {
+	switch kind {
 	case 0, 1:
 		if sl.sc.ptr {
 			g.p("  %s = %s[%d]%s == (void *)&w;", o, gs, e, sl.path)
@@ -328,21 +349,31 @@ func (g *bytesGen) observe(o string) {
 			g.p("  %s = %s[%d]%s;", o, gs, e, sl.path)
 		}
 	case 2:
-		if s.hasPtr() {
+		// a byte of a scalar, reached through the struct's address and
+		// the scalar's offset
+		if sl.sc.ptr {
 			g.p("  %s = sizeof(%s) * 100 + _Alignof(%s);", o, s.name, s.name)
 			return
 		}
-		g.p("  %s = ((unsigned char *)&%s[%d])[%d %% sizeof(%s)];", o, gs, e, g.r.Intn(40), s.name)
+		g.p("  %s = ((unsigned char *)&%s[%d] + %s)[%d];", o, gs, e, sl.off, g.r.Intn(sl.sc.min))
 	case 3:
-		if s.hasPtr() {
-			g.p("  %s = %s;", o, sl.off)
-			return
+		// a byte walk over a member without padding (a scalar or an
+		// array of them), else over q
+		var walk []string
+		for _, m := range s.members {
+			if m.sc != nil && !m.sc.ptr {
+				walk = append(walk, fmt.Sprintf("%s[%d].%s", gs, e, m.name))
+			}
+		}
+		obj := "q"
+		if len(walk) > 0 {
+			obj = walk[g.r.Intn(len(walk))]
 		}
 		g.loop = max(g.loop, 16)
 		g.p("  {")
 		g.p("    unsigned h = 0;")
-		g.p("    for (int i = 0; i < (int)sizeof(%s) && i < 16; i++)", s.name)
-		g.p("      h = h * 31u + ((unsigned char *)&%s[%d])[i];", gs, e)
+		g.p("    for (int i = 0; i < (int)sizeof(%s) && i < 16; i++)", obj)
+		g.p("      h = h * 31u + ((unsigned char *)&%s)[i];", obj)
 		g.p("    %s = h;", o)
 		g.p("  }")
 	case 4:
@@ -368,6 +399,10 @@ func (g *bytesGen) observe(o string) {
 	case 9:
 		g.p("  %s = w;", o)
 	case 10:
+		if !g.union {
+			g.p("  %s = sizeof(union U) * 10 + _Alignof(union U);", o)
+			return
+		}
 		exprs := []string{"gu.w", fmt.Sprintf("gu.b[%d]", g.r.Intn(4)), fmt.Sprintf("gu.h[%d]", g.r.Intn(2)), "gu.ll"}
 		g.p("  %s = %s;", o, exprs[g.r.Intn(len(exprs))])
 	case 11:
