@@ -222,7 +222,7 @@ func TestBytesProgs(t *testing.T) {
 func TestBytesAgainstGCC(t *testing.T) {
 	needZ3(t)
 	models := gccModels(t)
-	n := nSeeds(6)
+	n := nSeeds(4) // every kind of observation (progen.GenerateBytes), about 30 s
 	if testing.Short() {
 		n = nSeeds(2)
 	}
