@@ -18,6 +18,7 @@ import (
 	"cegpv.dev/cegpv/internal/progen"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/lazyseq"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -81,8 +82,9 @@ var verdictOf = map[string]backend.Verdict{"safe": backend.Safe, "unsafe": backe
 
 // engineVerdicts checks p with every engine within bd and reports what
 // differs from want: the plain built-in BMC, the CEGPV loop over it (as
-// Check runs it, without the explicit search beside it), the explicit
-// state search, and random simulation, whose violations are real runs.
+// Check runs it, without the explicit search beside it), the lazy
+// sequentialisation over it (loop-free programs), the explicit state
+// search, and random simulation, whose violations are real runs.
 // The plain BMC's Safe must be a proof (bd covers every run: the
 // unwinding assertions hold; the loop's TRUE is bounded once it has
 // excluded a spurious counterexample), every Unsafe must replay, and
@@ -102,6 +104,23 @@ func engineVerdicts(t *testing.T, p *program.Program, bd backend.Bounds, want ba
 		Mode: cegpv.ModeCEGPV, NoExplicit: true, Beyond: -1, Probe: -1})
 	cancel()
 	bad = append(bad, judge("cegpv", p, rep.Verdict, true /* bounded is right */, rep.Run, rep.Reason, rep.Err, want)...)
+
+	// the round-bounded sequentialisation over the same backend, on the
+	// loop-free programs (with loops of 4 and 16 bytes it takes it more
+	// than 20 s): its TRUE is bounded by the rounds (every violation of
+	// these programs needs one round); a translation it rejects or a
+	// timeout is logged
+	if bd.Unwind <= 2 {
+		lz := lazyseq.Backend{Inner: be, Rounds: 2}
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		lr, err := lz.Check(ctx, p, backend.Bounds{Unwind: bd.Unwind, Threads: max(bd.Threads, 3)})
+		cancel()
+		if k := program.KindOf(err); k == program.Unsupported || k == program.Timeout {
+			t.Logf("lazyseq: %v", err)
+		} else {
+			bad = append(bad, judge("lazyseq", p, lr.Verdict, true /* bounded by the rounds */, lr.Run, lr.Reason, err, want)...)
+		}
+	}
 
 	ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
 	xr, err := explicit.Explore(ctx, p, explicit.ExploreOptions{Unwind: bd.Unwind, Threads: bd.Threads})
