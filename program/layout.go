@@ -185,9 +185,10 @@ const (
 	// byte and has a compatible type: both pointers, or integers of the
 	// same width and any signedness).
 	Whole
-	// Byte: a character access to one byte of an integer cell, which the
-	// model reads and writes exactly, little-endian (CBMC's byte_extract and
-	// byte_update).
+	// Byte: a character access to one byte of an integer cell, or an
+	// integer access to bytes [delta, delta+size) inside one (a short
+	// member of a union stored in an int), which the model reads and
+	// writes exactly, little-endian (CBMC's byte_extract and byte_update).
 	Byte
 	// Pad: a character access to a byte of the cell beyond the value the
 	// model keeps (bytes 4.. of a pthread_mutex_t): a write has no effect on
@@ -225,7 +226,10 @@ func Compatible(ct, t *Type) bool {
 }
 
 // CellAccess classifies an access of scalar type t that starts delta bytes
-// into a cell of type ct.
+// into a cell of type ct. A character access may read any byte of an
+// object (C11 6.5p7); an integer access to part of a larger integer is
+// what a union member of that type gives (C11 6.5.2.3), and the model
+// computes it the same way through a pointer.
 func CellAccess(ct, t *Type, delta int64) Access {
 	if delta == 0 && Compatible(ct, t) {
 		return Whole
@@ -239,6 +243,14 @@ func CellAccess(ct, t *Type, delta int64) Access {
 			return Pad
 		}
 		return Unmodelled // a byte of an address
+	}
+	if t.Kind == Int {
+		switch ct.Kind {
+		case Int, Mutex, Cond:
+			if delta+t.Size <= ValueBytes(ct) {
+				return Byte // bytes [delta, delta+size) of the cell
+			}
+		}
 	}
 	if delta == 0 && (ct.Kind == Pointer) != (t.Kind == Pointer) && ct.Size == t.Size && ct.Kind != Function && t.Kind != Function {
 		// an integer read through a pointer lvalue of the same size, or

@@ -129,10 +129,18 @@ func (c *ctx) load(l Loc, t *program.Type) program.Value {
 		if v.Obj != "" {
 			unmodelled("read of byte %d of the address held by %s", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
 		}
-		return Normalize(t, program.Value{Bits: int64(uint64(v.Bits) >> (8 * uint(delta)) & 0xff)})
+		return Normalize(t, program.Value{Bits: int64(uint64(v.Bits) >> (8 * uint(delta)) & byteMask(t.Size))})
 	}
 	unmodelled("read of a padding byte (byte %d of %s), whose value C leaves unspecified", l.Off, l.Obj.Name)
 	return program.Value{}
+}
+
+// byteMask is the mask of the low n bytes.
+func byteMask(n int64) uint64 {
+	if n >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*uint(n)) - 1
 }
 
 // storeScalar writes one value of type t (nil: the lvalue's, l.T) at l.
@@ -149,9 +157,9 @@ func (c *ctx) storeScalar(l Loc, v program.Value, t *program.Type) {
 		if old.Obj != "" || v.Obj != "" {
 			unmodelled("write of byte %d of %s, which holds an address or receives one", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
 		}
-		sh := 8 * uint(delta)
-		b := uint64(v.Bits) & 0xff
-		nv := (uint64(old.Bits) &^ (0xff << sh)) | b<<sh
+		sh, m := 8*uint(delta), byteMask(t.Size)
+		b := uint64(v.Bits) & m
+		nv := (uint64(old.Bits) &^ (m << sh)) | b<<sh
 		c.writeCells(l.Obj, cell, []program.Value{{Bits: int64(nv)}})
 	}
 	// a padding byte: nothing of the model changes
