@@ -80,9 +80,9 @@ func (l *lowerer) typ(n cc.Node, t cc.Type) *program.Type {
 	for _, name := range typedefNames(t) {
 		switch name {
 		case "pthread_mutex_t":
-			return program.MutexType
+			return program.SyncType(program.Mutex, t.Size(), int64(t.Align()))
 		case "pthread_cond_t":
-			return program.CondType
+			return program.SyncType(program.Cond, t.Size(), int64(t.Align()))
 		case "pthread_t":
 			return pthreadTTypes[l.model]
 		}
@@ -158,9 +158,9 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	}
 	switch tag {
 	case mutexTag:
-		return program.MutexType
+		return program.SyncType(program.Mutex, t.Size(), int64(t.Align()))
 	case condTag:
-		return program.CondType
+		return program.SyncType(program.Cond, t.Size(), int64(t.Align()))
 	}
 	if what, ok := unsupportedPthread[tag]; ok {
 		l.fail(n, "%s (%s) is not supported", strings.TrimPrefix(tag, "__cegpv_")+"_t", what)
@@ -174,7 +174,7 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 		name = fmt.Sprintf("%s_%d", base, i)
 	}
 	l.tags[name] = true
-	pt := &program.Type{Kind: kind, Name: name, Size: t.Size()}
+	pt := &program.Type{Kind: kind, Name: name, Size: t.Size(), Align: int64(t.Align())}
 	if pt.Size < 0 {
 		pt.Size = 0
 	}
@@ -192,7 +192,7 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 		if fname == "" {
 			l.fail(n, "anonymous member in %s %s", strings.ToLower(kindName(kind)), name)
 		}
-		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type())})
+		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type()), Offset: f.Offset()})
 	}
 	return pt
 }

@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Kind classifies a Type.
@@ -27,6 +28,7 @@ const (
 type Type struct {
 	Kind   Kind
 	Size   int64 // sizeof in bytes under the program's data model
+	Align  int64 // alignment in bytes as gcc gives it (0: Alignment's natural rule)
 	Signed bool  // Int: signedness
 	Name   string
 	// Name: for Int, the typedef the program used when it matters for
@@ -40,14 +42,15 @@ type Type struct {
 
 // Field is a member of a struct or union.
 type Field struct {
-	Name string
-	Type *Type
+	Name   string
+	Type   *Type
+	Offset int64 // byte offset within the struct (0 in a union), as gcc lays it out
 }
 
 var (
 	VoidType   = &Type{Kind: Void, Size: 1}
 	BoolType   = &Type{Kind: Bool, Size: 1}
-	MutexType  = &Type{Kind: Mutex, Size: 4, Name: "pthread_mutex_t"}
+	MutexType  = &Type{Kind: Mutex, Size: 4, Name: "pthread_mutex_t"} // Size: the front end gives the header's (MutexOfSize)
 	CondType   = &Type{Kind: Cond, Size: 4, Name: "pthread_cond_t"}
 	CharType   = IntType(1, true)
 	UCharType  = IntType(1, false)
@@ -99,12 +102,43 @@ func (t *Type) IsScalar() bool {
 func (t *Type) IsInteger() bool { return t.Kind == Int || t.Kind == Bool }
 
 // Bits returns the width in bits of a scalar type's values. Pointers are
-// modelled with the width of their size; Mutex and Cond cells are ints.
+// modelled with the width of their size; Mutex and Cond cells are ints
+// (the lock word), whatever the size of the C type.
 func (t *Type) Bits() int {
-	if t.Kind == Bool {
+	switch t.Kind {
+	case Bool:
 		return 1
+	case Mutex, Cond:
+		return 32
 	}
 	return int(t.Size) * 8
+}
+
+var (
+	syncMu    sync.Mutex
+	syncTypes = map[[2]int64]*Type{}
+)
+
+// SyncType returns the Mutex or Cond type of the given size and alignment
+// (the C header's: 24 bytes for glibc's pthread_mutex_t on i386, 40 on
+// x86-64), one value of Bits 32 in the model.
+func SyncType(kind Kind, size, align int64) *Type {
+	base := MutexType
+	if kind == Cond {
+		base = CondType
+	}
+	if size == base.Size && (align == 0 || align == base.Size) {
+		return base
+	}
+	k := [2]int64{int64(kind)<<32 | size, align}
+	syncMu.Lock()
+	defer syncMu.Unlock()
+	if t, ok := syncTypes[k]; ok {
+		return t
+	}
+	t := &Type{Kind: kind, Size: size, Align: align, Name: base.Name}
+	syncTypes[k] = t
+	return t
 }
 
 // Cells returns the number of scalar cells an object of type t occupies.

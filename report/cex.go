@@ -71,7 +71,7 @@ func Steps(p *program.Program, run *program.Run) []Step {
 				if _, ok := st.Assigned[w.Loc]; !ok {
 					st.Order = append(st.Order, w.Loc)
 				}
-				st.Assigned[w.Loc] = w.Val.String()
+				st.Assigned[w.Loc] = p.ValueString(w.Val)
 				key := -1 // globals
 				if strings.Contains(w.Loc, "::") {
 					key = s.Thread

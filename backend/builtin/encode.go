@@ -765,7 +765,9 @@ func (e *enc) convertCell(v val, t *program.Type) val {
 			if v.t.c && v.t.v == 0 {
 				return e.zeroVal(t)
 			}
-			e.unsupported(program.Pos{}, "integer stored into a pointer cell")
+			// an integer address (object 0, the offset the integer), as
+			// the interpreter keeps it and convert makes it
+			return val{obj: bvc(objW, 0), t: resize(v.t, e.offW, false), pts: []int{}}
 		}
 		return v
 	}

@@ -4,8 +4,18 @@
 /* cegpv's own pthread.h: the front end recognises these types by name and
    tag; their representation below is only for the C type checker. */
 typedef unsigned long pthread_t;
-typedef struct __cegpv_pthread_mutex { int __cegpv_m; } pthread_mutex_t;
-typedef struct __cegpv_pthread_cond { int __cegpv_c; } pthread_cond_t;
+/* pthread_mutex_t and pthread_cond_t have glibc's size and alignment
+   (i386: 24 and 48 bytes, 4-aligned; x86-64: 40 and 48, 8-aligned), so
+   that sizeof, offsetof and pointer arithmetic over structures holding
+   them are gcc's; the model keeps one lock word at offset 0 (glibc's
+   __lock) and nothing of the other bytes. */
+#ifdef __x86_64__
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_p; long __cegpv_rest[4]; } pthread_mutex_t;
+typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_p; long long __cegpv_rest[5]; } pthread_cond_t;
+#else
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_rest[5]; } pthread_mutex_t;
+typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_rest[11]; } pthread_cond_t;
+#endif
 typedef struct __cegpv_pthread_attr { int __cegpv_a; } pthread_attr_t;
 typedef struct __cegpv_pthread_mutexattr { int __cegpv_a; } pthread_mutexattr_t;
 typedef struct __cegpv_pthread_condattr { int __cegpv_a; } pthread_condattr_t;
