@@ -30,9 +30,9 @@ var deps = map[string][]string{
 	"program":            nil,
 	"internal/heap":      nil,
 	"internal/proc":      nil,
-	"internal/manifest":  nil,
+	"internal/manifest":  {"program"},
 	"internal/progen":    nil,
-	"internal/testenv":   {"internal/manifest"},
+	"internal/testenv":   {"internal/manifest", "program"},
 	"internal/lemmatest": {"depgraph", "frontend", "program", "slice"},
 	"internal/lowertest": {"frontend", "program"},
 

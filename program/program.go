@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -260,9 +261,21 @@ func (p *Program) Bounded() bool {
 type DataModel string
 
 const (
-	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default)
+	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default); a Program with no Model is ILP32
 	LP64  DataModel = "LP64"  // long and pointers 64 bits
 )
+
+// HostModel is the data model of the machine cegpv runs on, the default of
+// the front end and the command line (as of CBMC and ESBMC): ILP32 on the
+// 32-bit architectures (GOARCH 386, arm, mips, mipsle), LP64 on the others
+// (amd64, arm64, ...).
+func HostModel() DataModel {
+	switch runtime.GOARCH {
+	case "386", "arm", "mips", "mipsle":
+		return ILP32
+	}
+	return LP64
+}
 
 // PtrSize returns the pointer size in bytes.
 func (m DataModel) PtrSize() int64 {

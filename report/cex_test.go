@@ -47,7 +47,7 @@ func raceCex(t *testing.T) *Cex {
 		if err != nil || rep.Status != interp.Violated {
 			t.Fatalf("seed %d: the violation does not replay: %v", seed, err)
 		}
-		return &Cex{File: file, Verdict: "FALSE", Property: rep.Prop, Bounds: "unwind 5", Mode: "cegpv", Backend: "builtin",
+		return &Cex{File: file, Verdict: "FALSE", Property: rep.Prop, Bounds: "unwind 5", Mode: "cegpv", Backend: "builtin", DataModel: "ILP32",
 			Program: p, Steps: Steps(p, rep.Run), Notes: []string{"found within unwind 1"},
 			Loop: &LoopSummary{Levels: 2, Iterations: 3, Spurious: 1, Checks: 5, Kept: []string{"counter", "worker::tmp"}}}
 	}

@@ -14,17 +14,18 @@ import (
 // for a FALSE (or an UNKNOWN whose run draws opaque values), the replayed
 // run's steps.
 type Cex struct {
-	File     string
-	Verdict  string // TRUE, FALSE or UNKNOWN
-	Property string // the violated property
-	Reason   string // why UNKNOWN
-	Bounds   string
-	Mode     string
-	Backend  string
-	Notes    []string // e.g. "found within unwind 1"
-	Program  *program.Program
-	Steps    []Step // Steps(Program, run)
-	Loop     *LoopSummary
+	File      string
+	Verdict   string // TRUE, FALSE or UNKNOWN
+	Property  string // the violated property
+	Reason    string // why UNKNOWN
+	Bounds    string
+	Mode      string
+	Backend   string
+	DataModel string   // ILP32 or LP64
+	Notes     []string // e.g. "found within unwind 1"
+	Program   *program.Program
+	Steps     []Step // Steps(Program, run)
+	Loop      *LoopSummary
 }
 
 // LoopSummary is the CEGPV loop's statistics, as shown on the pages.
@@ -47,7 +48,7 @@ func WriteCex(w io.Writer, c *Cex) error {
 	p := &page{w: w}
 	p.start("cegpv: "+c.Verdict+" "+filepath.Base(c.File), cexCSS)
 	p.printf("<h1>%s <span class=\"v-%s\">%s</span></h1>\n", esc(c.File), strings.ToLower(c.Verdict), esc(verdictWords(c.Verdict)))
-	p.printf("<p class=\"small\">mode %s, backend %s, %s</p>\n", esc(c.Mode), esc(c.Backend), esc(c.Bounds))
+	p.printf("<p class=\"small\">mode %s, backend %s, %s, %s</p>\n", esc(c.Mode), esc(c.Backend), esc(c.DataModel), esc(c.Bounds))
 	rows := SourceLines(c.Program, c.Steps)
 	if len(rows) > 0 {
 		writeCexTable(p, c, rows)

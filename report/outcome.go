@@ -31,6 +31,7 @@ type Outcome struct {
 	Beyond      string `json:"beyond,omitempty"`
 	Mode        string `json:"mode"`
 	Backend     string `json:"backend"`
+	DataModel   string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
 	DecidedBy string     `json:"decided_by,omitempty"`

@@ -69,7 +69,7 @@ type Witness struct {
 
 func (t Text) Write(o *Outcome) error {
 	w := t.W
-	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s)\n", o.File, o.Mode, o.Backend, o.Bounds)
+	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s, %s)\n", o.File, o.Mode, o.Backend, o.DataModel, o.Bounds)
 	if len(o.Trace) > 0 {
 		WriteTrace(w, o, t.Trace)
 	}
@@ -180,7 +180,7 @@ func (j JSON) encode(v any) error {
 
 func (h HTML) Write(o *Outcome) error {
 	c := &Cex{File: o.File, Verdict: o.Verdict, Property: o.Property, Reason: o.Reason, Bounds: o.Bounds,
-		Mode: o.Mode, Backend: o.Backend, Program: o.Program, Steps: o.Trace}
+		Mode: o.Mode, Backend: o.Backend, DataModel: o.DataModel, Program: o.Program, Steps: o.Trace}
 	if o.FoundWithin != "" {
 		c.Notes = append(c.Notes, "found within "+o.FoundWithin)
 	}

@@ -53,16 +53,16 @@ func TestWriters(t *testing.T) {
 			t.Errorf("%s %s: %v\n%s", tc.name, tc.verdict, err, b)
 		}
 	}
-	o := &Outcome{File: file, Verdict: "UNKNOWN", Reason: "timeout", Mode: "plain", Backend: "builtin", Bounds: "unwind 3"}
+	o := &Outcome{File: file, Verdict: "UNKNOWN", Reason: "timeout", Mode: "plain", Backend: "builtin", DataModel: "LP64", Bounds: "unwind 3"}
 	buf.Reset()
 	Text{W: &buf}.Write(o)
-	if !strings.HasSuffix(buf.String(), "\nUNKNOWN: timeout\n") || !strings.HasPrefix(buf.String(), "cegpv: "+file+" (mode plain, backend builtin, unwind 3)\n") {
+	if !strings.HasSuffix(buf.String(), "\nUNKNOWN: timeout\n") || !strings.HasPrefix(buf.String(), "cegpv: "+file+" (mode plain, backend builtin, LP64, unwind 3)\n") {
 		t.Errorf("text:\n%s", buf.String())
 	}
 	buf.Reset()
 	JSON{W: &buf}.Write(o)
 	var back Outcome
-	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.File != file || back.Verdict != "UNKNOWN" || back.Reason != "timeout" || !strings.HasPrefix(buf.String(), "{\n  \"file\": ") {
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.File != file || back.Verdict != "UNKNOWN" || back.Reason != "timeout" || back.DataModel != "LP64" || !strings.HasPrefix(buf.String(), "{\n  \"file\": ") {
 		t.Errorf("json: %v\n%s", err, buf.String())
 	}
 	buf.Reset()

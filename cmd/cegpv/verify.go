@@ -253,7 +253,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // the file, builds the backend and turns the report into an outcome.
 func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger) *report.Outcome {
 	start := time.Now()
-	o := &report.Outcome{File: file, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String(), Verdict: "UNKNOWN"}
+	o := vf.outcome(file)
 	defer func() { o.Elapsed = time.Since(start); o.Stats.TotalSec = o.Elapsed.Seconds() }()
 	unknown := func(err error) *report.Outcome {
 		o.Err = err
@@ -276,6 +276,13 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	}
 	o.Fill(cegpv.Check(ctx, p, opts))
 	return o
+}
+
+// outcome is the UNKNOWN outcome of checking file with these flags, before
+// the check fills it.
+func (vf *verifyFlags) outcome(file string) *report.Outcome {
+	model, _ := vf.dataModel() // checked by validate
+	return &report.Outcome{File: file, Verdict: "UNKNOWN", Mode: vf.mode, Backend: vf.backend, DataModel: string(model), Bounds: vf.bounds().String()}
 }
 
 // checkOptions turns the flags into the library's options.
