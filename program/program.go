@@ -420,6 +420,21 @@ func Properties(p *Program) []string {
 	return out
 }
 
+// OverflowKind is the kind of the property ids of signed-overflow checks
+// (package overflow), "<func>.overflow.<k>".
+const OverflowKind = "overflow"
+
+// PropKind returns the kind of a property id "<func>.<kind>.<k>":
+// "assertion" for the front end's assertions, OverflowKind for the checks of
+// package overflow; "" for an id of another form.
+func PropKind(prop string) string {
+	parts := strings.Split(prop, ".")
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[len(parts)-2]
+}
+
 // PropertyDetail describes one property (an assertion) for listings such
 // as CBMC's --show-properties and ** Results:.
 type PropertyDetail struct {
@@ -440,7 +455,10 @@ func PropertyDetails(p *Program) []PropertyDetail {
 				continue
 			}
 			text := "assertion " + in.Msg
-			if strings.HasSuffix(in.Msg, "()") {
+			switch {
+			case PropKind(in.Prop) == OverflowKind:
+				text = in.Msg // "arithmetic overflow on signed + in x + 1"
+			case strings.HasSuffix(in.Msg, "()"):
 				text = "call to " + in.Msg
 			}
 			out = append(out, PropertyDetail{ID: in.Prop, Func: f.Name, Pos: in.Pos, Text: text})

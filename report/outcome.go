@@ -100,6 +100,11 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Run = r.Run
 	if r.Run != nil {
 		o.Trace = Steps(r.Program, r.Run)
+		for _, ov := range r.Overflows {
+			if ov.Step < len(o.Trace) {
+				o.Trace[ov.Step].Overflow = ov.Msg
+			}
+		}
 	}
 	if cr := r.Loop; cr != nil {
 		cs := &LoopStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}

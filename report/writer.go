@@ -118,7 +118,7 @@ func (t Text) Write(o *Outcome) error {
 		if o.FoundBeyond != "" {
 			fmt.Fprintf(w, "(found beyond %s: %s)\n", o.Bounds, o.FoundBeyond)
 		}
-		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
+		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(%s) property %s\n", Falsified(o.Property), o.Property)
 	default:
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
 	}
@@ -208,6 +208,9 @@ func (w Witness) YAML() bool {
 func (w Witness) Write(o *Outcome) error {
 	info := w.Info
 	info.ProgramFile = o.File
+	if o.Verdict == "FALSE" && Falsified(o.Property) == NoOverflow {
+		info.Specification = noOverflowSpec
+	}
 	var out []byte
 	var err error
 	switch o.Verdict {
@@ -233,6 +236,24 @@ func (w Witness) Write(o *Outcome) error {
 		return err
 	}
 	return os.WriteFile(w.Path, out, 0o644)
+}
+
+// SV-COMP's names of the properties a FALSE can falsify, and the
+// specification of no-overflow.
+const (
+	UnreachCall    = "unreach-call"
+	NoOverflow     = "no-overflow"
+	noOverflowSpec = "CHECK( init(main()), LTL(G ! overflow) )"
+)
+
+// Falsified is SV-COMP's name of the property a violation of prop
+// falsifies: no-overflow for a signed-overflow check
+// (--signed-overflow-check), unreach-call for an assertion.
+func Falsified(prop string) string {
+	if program.PropKind(prop) == program.OverflowKind {
+		return NoOverflow
+	}
+	return UnreachCall
 }
 
 // WriteTrace prints the counterexample of o in the given style
@@ -262,6 +283,17 @@ func writeStepTrace(w io.Writer, o *Outcome, names map[int]string) {
 		}
 		sort.Strings(vals)
 		fmt.Fprintf(w, "  %5d  %-14s %-6d %-44s %s\n", ts.Step, names[ts.Thread], ts.Line, clip(ts.Statement, 44), strings.Join(vals, " "))
+		writeOverflows(w, ts.Overflow)
+	}
+}
+
+// writeOverflows prints, below a row of a trace, the signed overflows of
+// its steps.
+func writeOverflows(w io.Writer, msgs ...string) {
+	for _, m := range msgs {
+		if m != "" {
+			fmt.Fprintf(w, "  %5s  ^ undefined behaviour: %s\n", "", m)
+		}
 	}
 }
 
@@ -284,6 +316,7 @@ func writeSourceTrace(w io.Writer, o *Outcome, names map[int]string) {
 			vals = append(vals, s.Loc+"="+s.Val)
 		}
 		fmt.Fprintf(w, "  %5d  %-14s %-6s %-50s %s\n", r.First, names[r.Thread], line, clip(r.Text, 50), strings.Join(vals, " "))
+		writeOverflows(w, r.Overflows...)
 	}
 }
 

@@ -59,6 +59,22 @@ func TestWriters(t *testing.T) {
 	if !strings.HasSuffix(buf.String(), "\nUNKNOWN: timeout\n") || !strings.HasPrefix(buf.String(), "cegpv: "+file+" (mode plain, backend builtin, LP64, unwind 3)\n") {
 		t.Errorf("text:\n%s", buf.String())
 	}
+	// a step that overflows says so, in both trace styles and the JSON
+	ov := &Outcome{File: file, Verdict: "FALSE", Property: "main.overflow.1", Mode: "plain", Backend: "builtin", DataModel: "LP64", Bounds: "unwind 3", Program: &program.Program{},
+		Trace: []Step{{Step: 1, Thread: 0, Line: 7, Statement: "y = x + 1", Assigned: map[string]string{"y": "-2147483648"}, Order: []string{"y"},
+			Overflow: "arithmetic overflow on signed + in x + 1", Spawned: -1, Joined: -1}}}
+	for _, style := range TraceStyles {
+		buf.Reset()
+		Text{W: &buf, Trace: style}.Write(ov)
+		if !strings.Contains(buf.String(), "^ undefined behaviour: arithmetic overflow on signed + in x + 1\n") || !strings.HasSuffix(buf.String(), "FALSE(no-overflow) property main.overflow.1\n") {
+			t.Errorf("text, %s trace:\n%s", style, buf.String())
+		}
+	}
+	buf.Reset()
+	JSON{W: &buf}.Write(ov)
+	if !strings.Contains(buf.String(), `"overflow": "arithmetic overflow on signed + in x + 1"`) {
+		t.Errorf("json:\n%s", buf.String())
+	}
 	buf.Reset()
 	JSON{W: &buf}.Write(o)
 	var back Outcome

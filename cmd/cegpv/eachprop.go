@@ -14,7 +14,7 @@ import (
 // cancel the remaining checks; a violated property is a result.
 func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log hclog.Logger, outs []output) int {
 	rep := &report.Properties{File: file, Verdict: "UNKNOWN"}
-	p, err := load(ctx, file, &vf.commonFlags, log)
+	p, err := vf.load(ctx, file, log)
 	if err != nil {
 		o := vf.outcome(file)
 		o.Reason, o.Err = err.Error(), err

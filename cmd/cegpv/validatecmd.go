@@ -59,7 +59,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return unknown("%v", err)
 	}
-	p, err := load(ctx, file, &vf.commonFlags, log)
+	p, err := vf.load(ctx, file, log)
 	if err != nil {
 		return unknown("%v", err)
 	}
