@@ -105,7 +105,10 @@ func (t Text) Write(o *Outcome) error {
 	case "TRUE":
 		kind := "bounded: no violation within " + o.Bounds
 		if o.Proof {
-			kind = "proof: unwinding assertions hold for " + o.Bounds
+			kind = "proof: " + o.ProofBy
+			if o.ProofBy == "" {
+				kind = "proof: unwinding assertions hold for " + o.Bounds
+			}
 		}
 		if o.Beyond != "" {
 			fmt.Fprintf(w, "(%s)\n", o.Beyond)
