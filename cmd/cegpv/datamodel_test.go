@@ -19,7 +19,8 @@ import (
 const longSrc = "#include <assert.h>\nint main(void) { assert(sizeof(long) == 8 && sizeof(void *) == 8); return 0; }\n"
 
 // The data model is the host's unless a flag or a task definition names
-// one, and the report, the JSON and the witness name it.
+// one, and the report, the JSON and the witness name it; validate takes a
+// witness's.
 func TestDataModel(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed")
@@ -65,6 +66,25 @@ func TestDataModel(t *testing.T) {
 		arch := map[program.DataModel]string{program.ILP32: "32bit", program.LP64: "64bit"}[tc.model]
 		if err != nil || !bytes.Contains(w, []byte(`<data key="architecture">`+arch+`</data>`)) {
 			t.Errorf("%v: witness without architecture %s: %v", tc.args, arch, err)
+		}
+	}
+	// validate takes the witness's data model unless a flag names one: the
+	// ILP32 violation holds only there
+	for _, ext := range []string{".graphml", ".yml"} {
+		w := filepath.Join(dir, "v"+ext)
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"verify", "--32", "--unwind", "2", "--witness", w, c}, &out, &errb); code != exitUnsafe {
+			t.Fatalf("verify --32: exit %d\n%s%s", code, out.String(), errb.String())
+		}
+		for _, tc := range []struct {
+			flags []string
+			code  int
+		}{{nil, exitUnsafe}, {[]string{"--64"}, exitUnknown}} {
+			out.Reset()
+			args := append(append([]string{"validate", "--unwind", "2", "--witness", w}, tc.flags...), c)
+			if code := run(context.Background(), args, &out, &errb); code != tc.code {
+				t.Errorf("validate %s %v: exit %d, want %d\n%s%s", ext, tc.flags, code, tc.code, out.String(), errb.String())
+			}
 		}
 	}
 	var out, errb bytes.Buffer
