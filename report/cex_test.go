@@ -160,6 +160,15 @@ func TestCexPage(t *testing.T) {
 		t.Errorf("CEGPV summary missing or wrong")
 	}
 	golden(t, "cex.golden.html", page)
+	// a step that overflows a signed operation says so in its cell
+	c.Steps[len(c.Steps)-1].Overflow = "arithmetic overflow on signed + in x + 1"
+	buf.Reset()
+	if err := WriteCex(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	if ub := wellFormed(t, buf.Bytes(), "ub"); len(ub) != 1 || ub[0] != "undefined behaviour: arithmetic overflow on signed + in x + 1" {
+		t.Errorf("overflow notes %q", ub)
+	}
 }
 
 // TestCexPageChromium renders the page in headless chromium (Debian's
