@@ -132,6 +132,11 @@ type Report struct {
 	// (ByLoop, ByBackend, ByProbe, BySearch, ByBeyond), "" for Unknown.
 	DecidedBy string
 	Elapsed   time.Duration
+	// Overflows are the steps of Run that overflow a signed operation
+	// (undefined behaviour in C) when Program does not check them as
+	// properties (interp.Overflows): a run that violates an assertion
+	// after one says so at that step.
+	Overflows []interp.Overflow
 }
 
 // Check decides the verdict for p: the one entry point of the library,
@@ -165,6 +170,13 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 		c.opts.Beyond = DefaultBeyond
 	}
 	rep := c.check(ctx, p)
+	if rep.Run != nil && rep.Program != nil {
+		ovs, err := interp.Overflows(rep.Program, rep.Run)
+		if err != nil {
+			c.log.Warn("overflows of the counterexample not computed", "error", err)
+		}
+		rep.Overflows = ovs
+	}
 	rep.Elapsed = time.Since(start)
 	return rep
 }

@@ -30,7 +30,7 @@ func TestExploreProgs(t *testing.T) {
 	}
 	for _, h := range progs {
 		file := h.Path
-		p, err := frontend.Lower(file, h.Src, frontend.Options{})
+		p, err := frontend.Lower(file, h.Src, frontend.Options{Model: h.Model})
 		if err != nil {
 			continue
 		}

@@ -370,7 +370,7 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 		if len(as) != 2 {
 			fl.l.fail(call, "calloc with %d arguments", len(as))
 		}
-		sz, ok := intValue(as[1].Value())
+		sz, ok := fl.l.constInt(as[1])
 		if !ok || sz != elem.Size {
 			fl.l.fail(call, "calloc with an element size other than sizeof(%s)", elem)
 		}
@@ -423,7 +423,7 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 	if isSizeof(size) {
 		return program.IntConst(st, 1)
 	}
-	if k, ok := intValue(size.Value()); ok {
+	if k, ok := fl.l.constInt(size); ok {
 		if k%elem.Size != 0 {
 			fl.l.fail(size, "malloc of %d bytes for elements of %d bytes", k, elem.Size)
 		}

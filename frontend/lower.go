@@ -41,6 +41,7 @@ type lowerer struct {
 	strings   map[string]*program.Var
 	fptrCalls bool
 	tls       *tlsInfo // thread-local variables (tls.go), nil if none
+	enums     enumInfo // enum.go
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -100,6 +101,7 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	l.ast = ast
 	l.prog = &program.Program{File: l.file, Model: l.model}
 	l.checkAtomics(ast)
+	l.checkEnums(ast)
 	// Collect function definitions and global names first.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -273,13 +275,8 @@ func stringCompound(t *program.Type, s string) program.Expr {
 func (l *lowerer) allZero(in *cc.Initializer) bool {
 	switch in.Case {
 	case cc.InitializerExpr:
-		switch v := in.AssignmentExpression.Value().(type) {
-		case cc.Int64Value:
-			return v == 0
-		case cc.UInt64Value:
-			return v == 0
-		}
-		return false
+		k, ok := l.constInt(in.AssignmentExpression)
+		return ok && k == 0
 	case cc.InitializerInitList:
 		for il := in.InitializerList; il != nil; il = il.InitializerList {
 			if il.Initializer != nil && !l.allZero(il.Initializer) {
@@ -336,7 +333,7 @@ func (l *lowerer) compound(t *program.Type, list *cc.InitializerList, static boo
 				if t.Kind != program.Array {
 					l.fail(ds, "array designator for %s", t)
 				}
-				k, ok := intValue(ds.ConstantExpression.Value())
+				k, ok := l.constInt(ds.ConstantExpression)
 				if !ok {
 					l.fail(ds, "non-constant designator")
 				}
@@ -418,7 +415,7 @@ func intValue(v cc.Value) (int64, bool) {
 // integer constant or an address constant.
 func (l *lowerer) constExpr(t *program.Type, e cc.ExpressionNode) program.Expr {
 	if t.IsInteger() || t.Kind == program.Mutex || t.Kind == program.Cond {
-		if k, ok := intValue(e.Value()); ok && cc.IsIntegerType(e.Type()) {
+		if k, ok := l.constInt(e); ok && cc.IsIntegerType(e.Type()) {
 			return program.IntConst(t, k)
 		}
 		if t.IsInteger() && e.Type().Kind() == cc.Ptr {

@@ -561,7 +561,7 @@ func (fl *funcLowerer) switchStmt(ss *cc.SelectionStatement) {
 		ctx.cases[ls] = s
 		switch ls.Case {
 		case cc.LabeledStatementCaseLabel:
-			k, ok := intValue(ls.ConstantExpression.Value())
+			k, ok := fl.l.constInt(ls.ConstantExpression)
 			if !ok {
 				fl.l.fail(ls, "non-constant case label")
 			}

@@ -96,7 +96,7 @@ func (l *lowerer) typ(n cc.Node, t cc.Type) *program.Type {
 		cc.Long, cc.ULong, cc.LongLong, cc.ULongLong:
 		return program.IntType(t.Size(), cc.IsSignedInteger(t))
 	case cc.Enum:
-		return program.IntT
+		return l.enumType(n, t.(*cc.EnumType))
 	case cc.Ptr:
 		return program.PointerTo(l.typ(n, t.(*cc.PointerType).Elem()), l.model.PtrSize())
 	case cc.Array:

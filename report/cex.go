@@ -18,6 +18,10 @@ type Step struct {
 	Line      int               `json:"line,omitempty"`
 	Statement string            `json:"statement"`
 	Assigned  map[string]string `json:"assigned,omitempty"`
+	// Overflow says that the step overflows a signed operation, which C
+	// leaves undefined ("arithmetic overflow on signed + in x + 1"), when
+	// the program does not check it as a property.
+	Overflow string `json:"overflow,omitempty"`
 	// Hidden marks a step that does nothing visible (skip, declaration,
 	// jump).
 	Hidden bool `json:"-"`
@@ -132,6 +136,8 @@ type Line struct {
 	Vals    []Store
 	Spawned []int // threads the line creates
 	Joined  []int // threads it joins
+	// Overflows are the signed overflows of its steps (Step.Overflow).
+	Overflows []string
 }
 
 // SourceLines folds steps into source lines, as CBMC users read a
@@ -169,6 +175,9 @@ func SourceLines(p *program.Program, steps []Step) []Line {
 		}
 		cur.Last = st.Step
 		stmts = append(stmts, st.Statement)
+		if st.Overflow != "" {
+			cur.Overflows = append(cur.Overflows, st.Overflow)
+		}
 		if st.Spawned > 0 {
 			cur.Spawned = append(cur.Spawned, st.Spawned)
 		}

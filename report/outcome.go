@@ -32,6 +32,7 @@ type Outcome struct {
 	Beyond      string `json:"beyond,omitempty"`
 	Mode        string `json:"mode"`
 	Backend     string `json:"backend"`
+	DataModel   string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
 	DecidedBy string     `json:"decided_by,omitempty"`
@@ -100,6 +101,11 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Run = r.Run
 	if r.Run != nil {
 		o.Trace = Steps(r.Program, r.Run)
+		for _, ov := range r.Overflows {
+			if ov.Step < len(o.Trace) {
+				o.Trace[ov.Step].Overflow = ov.Msg
+			}
+		}
 	}
 	if cr := r.Loop; cr != nil {
 		cs := &LoopStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}

@@ -82,7 +82,7 @@ func TestLockFuncParam(t *testing.T) {
 	needZ3(t)
 	for _, name := range []string{"user_lock_param_unsafe.c", "user_lock_param_safe.c"} {
 		f := filepath.Join("../../testdata/progs", name)
-		p, err := lowerTimeout(f, 20*time.Second)
+		p, err := lowerTimeout(f, "", 20*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"strings"
 
 	"cegpv.dev/cegpv/program"
@@ -449,9 +448,7 @@ func (c *ctx) noAddr(v program.Value, e program.Expr) {
 	}
 }
 
-func isUnsigned(t *program.Type) bool {
-	return t.Kind == program.Bool || (t.Kind == program.Int && !t.Signed) || t.Kind == program.Pointer
-}
+var isUnsigned = program.Unsigned
 
 func (c *ctx) binary(e *program.Binary) program.Value {
 	x := c.rvalue(e.X)
@@ -548,77 +545,10 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 	return program.Value{}
 }
 
-// divRem implements bvudiv/bvurem and bvsdiv/bvsrem on normalised operands:
-// x/0 is all ones (unsigned) or -1/1 (signed, by the dividend's sign), x%0
-// is x.
-func divRem(op program.BinOp, a, b int64, uns bool) int64 {
-	if b == 0 {
-		if op == program.Rem {
-			return a
-		}
-		if uns || a >= 0 {
-			return -1
-		}
-		return 1
-	}
-	if uns {
-		if op == program.Div {
-			return int64(uint64(a) / uint64(b))
-		}
-		return int64(uint64(a) % uint64(b))
-	}
-	if op == program.Div {
-		return a / b // Go: MinInt64 / -1 == MinInt64, as in two's complement
-	}
-	return a % b
-}
-
-// shift implements <<, and >> (arithmetic for signed, logical for unsigned
-// left operands); amounts that are negative or >= the width give 0 or the
-// sign fill.
-func shift(op program.BinOp, t *program.Type, a, b int64) int64 {
-	w := int64(t.Bits())
-	big := b < 0 || b >= w
-	if op == program.Shl {
-		if big {
-			return 0
-		}
-		return a << uint(b)
-	}
-	signed := t.Kind == program.Int && t.Signed
-	if big {
-		if signed && a < 0 {
-			return -1
-		}
-		return 0
-	}
-	if signed {
-		return a >> uint(b)
-	}
-	// a is zero-extended (or the full 64-bit pattern)
-	return int64(uint64(a) >> uint(b))
-}
-
-func compare(op program.BinOp, a, b int64, uns bool) bool {
-	var lt, eq bool
-	if uns {
-		lt, eq = uint64(a) < uint64(b), a == b
-	} else {
-		lt, eq = a < b, a == b
-	}
-	switch op {
-	case program.Eq:
-		return eq
-	case program.Ne:
-		return !eq
-	case program.Lt:
-		return lt
-	case program.Le:
-		return lt || eq
-	case program.Gt:
-		return !lt && !eq
-	case program.Ge:
-		return !lt
-	}
-	panic(fmt.Sprintf("compare: %d", op))
-}
+// The integer operations are the model's, shared with the front end's
+// folding of constants (program/arith.go).
+var (
+	divRem  = program.DivRem
+	shift   = program.Shift
+	compare = program.Compare
+)
