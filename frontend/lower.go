@@ -2,9 +2,11 @@ package frontend
 
 import (
 	"fmt"
-	"modernc.org/token"
+	"slices"
 	"sort"
 	"strings"
+
+	"modernc.org/token"
 
 	"github.com/hashicorp/go-hclog"
 	"modernc.org/cc/v4"
@@ -40,7 +42,8 @@ type lowerer struct {
 	logged    map[string]bool
 	strings   map[string]*program.Var
 	fptrCalls bool
-	tls       *tlsInfo // thread-local variables (tls.go), nil if none
+	tls       *tlsInfo   // thread-local variables (tls.go), nil if none
+	reached   *reachInfo // what a run can reach (reach.go)
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -99,7 +102,6 @@ func builtinName(name string) bool {
 func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	l.ast = ast
 	l.prog = &program.Program{File: l.file, Model: l.model}
-	l.checkAtomics(ast)
 	// Collect function definitions and global names first.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -132,6 +134,20 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	if _, ok := l.defs["main"]; !ok {
 		l.fail(nil, "no definition of main")
 	}
+	// Only what a run can reach is lowered (reach.go).
+	l.reached = l.reach(ast)
+	var dropped []string
+	l.defOrder = slices.DeleteFunc(l.defOrder, func(name string) bool {
+		if !l.reached.funcs[name] {
+			dropped = append(dropped, name)
+			return true
+		}
+		return false
+	})
+	if len(dropped) > 0 {
+		l.log.Debug("functions no run can call are not lowered", "count", len(dropped), "functions", dropped)
+	}
+	l.checkAtomics(ast)
 	// Globals, in declaration order.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -147,6 +163,7 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 		l.prog.Funcs = append(l.prog.Funcs, f)
 	}
 	l.prog.Types = orderTypes(l.structOrder)
+	prune(l.prog)
 	return l.prog, nil
 }
 
@@ -172,6 +189,9 @@ func (l *lowerer) globalDecl(d *cc.Declaration) {
 		var init *cc.Initializer
 		if id.Case == cc.InitDeclaratorInit {
 			init = id.Initializer
+		}
+		if !l.reached.objs[dd.Name()] {
+			continue // no reachable code names it (reach.go)
 		}
 		if dd.IsThreadLocal() {
 			l.threadLocalDecl(dd, init)
