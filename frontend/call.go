@@ -130,6 +130,9 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 			fl.effect(a)
 		}
 	}
+	if lib, ok := libAlias[name]; ok {
+		name = lib
+	}
 	switch {
 	case name == "__VERIFIER_assume":
 		need(1)
@@ -187,14 +190,12 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		}
 		fl.emitOp(program.OpFree, nil, p)
 		return nil
-	case name == "__builtin_expect":
-		need(2)
-		v := fl.rval(as[0])
-		fl.effect(as[1])
-		return v
 	case strings.HasPrefix(name, "pthread_"):
 		return fl.pthread(x, name, as, want)
 	case strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_"):
+		if r, ok := fl.gccBuiltin(x, name, as, want); ok {
+			return r
+		}
 		l.fail(x, "compiler builtin %s", name)
 	case name == "setjmp" || name == "longjmp" || name == "_setjmp" || name == "__sigsetjmp" || name == "sigsetjmp":
 		l.fail(x, "%s", name)
