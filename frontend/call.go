@@ -75,7 +75,17 @@ func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool
 		fl.l.fptrCalls = true
 	}
 	if ft.Variadic {
-		fl.l.fail(x, "call of a variadic function")
+		fl.l.fail(x, "call of a variadic function through a pointer")
+	}
+	if cft := calleeFuncType(x); direct && cft != nil && cft.IsVariadic() {
+		// a variadic function with a body that never reads its variable
+		// arguments (lowerFunc): they are evaluated and dropped
+		if fixed := len(ft.Params) - len(fl.l.tlsParamTypes(name)); len(as) > fixed {
+			for _, a := range as[fixed:] {
+				fl.effect(a)
+			}
+			as = as[:fixed]
+		}
 	}
 	var hidden []*program.Type // thread-local variables (tls.go)
 	if direct {
