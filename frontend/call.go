@@ -75,7 +75,17 @@ func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool
 		fl.l.fptrCalls = true
 	}
 	if ft.Variadic {
-		fl.l.fail(x, "call of a variadic function")
+		fl.l.fail(x, "call of a variadic function through a pointer")
+	}
+	if cft := calleeFuncType(x); direct && cft != nil && cft.IsVariadic() {
+		// a variadic function with a body that never reads its variable
+		// arguments (lowerFunc): they are evaluated and dropped
+		if fixed := len(ft.Params) - len(fl.l.tlsParamTypes(name)); len(as) > fixed {
+			for _, a := range as[fixed:] {
+				fl.effect(a)
+			}
+			as = as[:fixed]
+		}
 	}
 	var hidden []*program.Type // thread-local variables (tls.go)
 	if direct {
@@ -129,6 +139,9 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		for _, a := range as {
 			fl.effect(a)
 		}
+	}
+	if lib, ok := libAlias[name]; ok {
+		name = lib
 	}
 	switch {
 	case name == "__VERIFIER_assume":
@@ -187,14 +200,12 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		}
 		fl.emitOp(program.OpFree, nil, p)
 		return nil
-	case name == "__builtin_expect":
-		need(2)
-		v := fl.rval(as[0])
-		fl.effect(as[1])
-		return v
 	case strings.HasPrefix(name, "pthread_"):
 		return fl.pthread(x, name, as, want)
 	case strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_"):
+		if r, ok := fl.gccBuiltin(x, name, as, want); ok {
+			return r
+		}
 		l.fail(x, "compiler builtin %s", name)
 	case name == "setjmp" || name == "longjmp" || name == "_setjmp" || name == "__sigsetjmp" || name == "sigsetjmp":
 		l.fail(x, "%s", name)

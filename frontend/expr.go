@@ -316,13 +316,14 @@ func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program
 	return nil
 }
 
-// funcRef designates a function with a body.
+// funcRef designates a function: one with a body a run can call, or a
+// stub of one no run calls (reach.go).
 func (fl *funcLowerer) funcRef(name string, n cc.Node) program.Expr {
 	fd := fl.l.defs[name]
-	if fd == nil {
-		fl.l.fail(n, "function %s without a body used as a value", name)
+	if fd == nil || !fl.l.reached.funcs[name] {
+		return fl.l.stubRef(name, n)
 	}
-	t := fl.l.typ(fd.Declarator, fd.Declarator.Type())
+	t := fl.l.funcType(fd.Declarator, fd.Declarator.Type())
 	if hs := fl.l.tlsParamTypes(name); len(hs) > 0 {
 		c := *t
 		c.Params = append(append([]*program.Type(nil), t.Params...), hs...)
@@ -369,21 +370,22 @@ func (fl *funcLowerer) postfix(x *cc.PostfixExpression, want bool) program.Expr 
 			fl.l.fail(x, "member access in %s", t)
 		}
 		name := x.Token2.SrcStr()
-		i := t.FieldIndex(name)
-		if i < 0 {
+		path := fieldPath(t, name)
+		if path == nil {
+			fl.l.failOpaque(x, t, name)
 			fl.l.fail(x, "no member %s in %s", name, t)
 		}
-		if t.Kind == program.Union {
-			i = fl.l.unionMember(t, i, name, x) // members share storage: union.go
-			name = t.Fields[i].Name
-		}
-		return &program.FieldSel{X: s, Name: name, Field: i, T: t.Fields[i].Type}
+		return fl.selectPath(s, path, name, x)
 	case cc.PostfixExpressionInc:
 		return fl.incdec(x, x.PostfixExpression, program.Add, true, want)
 	case cc.PostfixExpressionDec:
 		return fl.incdec(x, x.PostfixExpression, program.Sub, true, want)
 	case cc.PostfixExpressionComplit:
-		fl.l.fail(x, "compound literal")
+		// a compound literal: an unnamed object of the enclosing block,
+		// initialised where the literal is evaluated (C11 6.5.2.5)
+		v := fl.tmp(fl.l.typ(x, x.Type()))
+		fl.initList(v, x.InitializerList)
+		return v
 	}
 	fl.l.fail(x, "postfix expression")
 	return nil

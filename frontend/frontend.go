@@ -81,6 +81,12 @@ const predefinedCommon = `
 #define __INT8_TYPE__ signed char
 #define __INT16_TYPE__ short
 #define __INT32_TYPE__ int
+#define __ATOMIC_RELAXED 0
+#define __ATOMIC_CONSUME 1
+#define __ATOMIC_ACQUIRE 2
+#define __ATOMIC_RELEASE 3
+#define __ATOMIC_ACQ_REL 4
+#define __ATOMIC_SEQ_CST 5
 `
 
 const predefinedILP32 = predefinedCommon + `

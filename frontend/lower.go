@@ -2,9 +2,11 @@ package frontend
 
 import (
 	"fmt"
-	"modernc.org/token"
+	"slices"
 	"sort"
 	"strings"
+
+	"modernc.org/token"
 
 	"github.com/hashicorp/go-hclog"
 	"modernc.org/cc/v4"
@@ -14,7 +16,8 @@ import (
 
 // lowerer holds the state of one translation unit.
 type lowerer struct {
-	unionUses map[*program.Type][]unionUse // union.go
+	unionUses map[*program.Type][]unionUse        // union.go
+	opaque    map[*program.Type]map[string]string // opaque members by struct type and name: why (opaque.go)
 
 	file  string
 	model program.DataModel
@@ -40,8 +43,10 @@ type lowerer struct {
 	logged    map[string]bool
 	strings   map[string]*program.Var
 	fptrCalls bool
-	tls       *tlsInfo // thread-local variables (tls.go), nil if none
-	enums     enumInfo // enum.go
+	tls       *tlsInfo        // thread-local variables (tls.go), nil if none
+	enums     enumInfo        // enum.go
+	reached   *reachInfo      // what a run can reach (reach.go)
+	stubs     map[string]bool // functions lowered as stubs (reach.go)
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -100,7 +105,6 @@ func builtinName(name string) bool {
 func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	l.ast = ast
 	l.prog = &program.Program{File: l.file, Model: l.model}
-	l.checkAtomics(ast)
 	l.checkEnums(ast)
 	// Collect function definitions and global names first.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
@@ -134,6 +138,20 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	if _, ok := l.defs["main"]; !ok {
 		l.fail(nil, "no definition of main")
 	}
+	// Only what a run can reach is lowered (reach.go).
+	l.reached = l.reach(ast)
+	var dropped []string
+	l.defOrder = slices.DeleteFunc(l.defOrder, func(name string) bool {
+		if !l.reached.funcs[name] {
+			dropped = append(dropped, name)
+			return true
+		}
+		return false
+	})
+	if len(dropped) > 0 {
+		l.log.Debug("functions no run can call are not lowered", "count", len(dropped), "functions", dropped)
+	}
+	l.checkAtomics(ast)
 	// Globals, in declaration order.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -149,6 +167,7 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 		l.prog.Funcs = append(l.prog.Funcs, f)
 	}
 	l.prog.Types = orderTypes(l.structOrder)
+	prune(l.prog)
 	return l.prog, nil
 }
 
@@ -174,6 +193,9 @@ func (l *lowerer) globalDecl(d *cc.Declaration) {
 		var init *cc.Initializer
 		if id.Case == cc.InitDeclaratorInit {
 			init = id.Initializer
+		}
+		if !l.reached.objs[dd.Name()] {
+			continue // no reachable code names it (reach.go)
 		}
 		if dd.IsThreadLocal() {
 			l.threadLocalDecl(dd, init)
@@ -286,110 +308,6 @@ func (l *lowerer) allZero(in *cc.Initializer) bool {
 		return true
 	}
 	return false
-}
-
-// compound lowers a brace initializer list of an aggregate. With static set
-// the elements are constant expressions; otherwise elem is called to lower
-// each scalar element (locals).
-func (l *lowerer) compound(t *program.Type, list *cc.InitializerList, static bool, elem func(*program.Type, *cc.Initializer) program.Expr) *program.Compound {
-	c := &program.Compound{T: t}
-	n := 0
-	if t.Kind == program.Array {
-		n = int(t.Len)
-	} else {
-		n = len(t.Fields)
-		if t.Kind == program.Union {
-			n = 1
-		}
-	}
-	elemType := func(i int) *program.Type {
-		if t.Kind == program.Array {
-			return t.Elem
-		}
-		return t.Fields[i].Type
-	}
-	set := func(i int, e program.Expr) {
-		for len(c.Elems) <= i {
-			c.Elems = append(c.Elems, nil)
-		}
-		c.Elems[i] = e
-	}
-	pos := 0
-	if t.Kind == program.Union && list != nil && len(t.Fields) > 0 {
-		l.unionMember(t, 0, t.Fields[0].Name, list) // an initializer writes the first member
-	}
-	for il := list; il != nil; il = il.InitializerList {
-		if il.Initializer == nil {
-			continue
-		}
-		if d := il.Designation; d != nil {
-			dl := d.DesignatorList
-			if dl == nil || dl.DesignatorList != nil {
-				l.fail(d, "nested designator in initializer")
-			}
-			ds := dl.Designator
-			switch ds.Case {
-			case cc.DesignatorIndex:
-				if t.Kind != program.Array {
-					l.fail(ds, "array designator for %s", t)
-				}
-				k, ok := l.constInt(ds.ConstantExpression)
-				if !ok {
-					l.fail(ds, "non-constant designator")
-				}
-				pos = int(k)
-			case cc.DesignatorField, cc.DesignatorField2:
-				if t.Kind == program.Array {
-					l.fail(ds, "field designator for an array")
-				}
-				name := ds.Token2.SrcStr()
-				if ds.Case == cc.DesignatorField2 {
-					name = ds.Token.SrcStr()
-				}
-				pos = t.FieldIndex(name)
-				if pos < 0 {
-					l.fail(ds, "unknown field %s", name)
-				}
-				if t.Kind == program.Union && pos != 0 {
-					l.fail(ds, "initializer of union member %s other than the first", name)
-				}
-			default:
-				l.fail(ds, "range designator")
-			}
-		}
-		if pos >= n {
-			if t.Kind == program.Array && t.Len == 0 {
-				l.fail(il, "initializer of an array of unknown size")
-			}
-			l.fail(il, "excess elements in initializer")
-		}
-		et := elemType(pos)
-		init := il.Initializer
-		if init.Case == cc.InitializerExpr && !et.IsScalar() {
-			if s, ok := stringLit(init.AssignmentExpression); ok && et.Kind == program.Array {
-				set(pos, stringCompound(et, s))
-				pos++
-				continue
-			}
-			l.fail(init, "initializer without braces for an aggregate member (brace elision)")
-		}
-		if static {
-			set(pos, l.constInit(et, init))
-		} else {
-			if init.Case == cc.InitializerInitList && !et.IsScalar() {
-				set(pos, l.compound(et, init.InitializerList, false, elem))
-			} else {
-				set(pos, elem(et, init))
-			}
-		}
-		pos++
-	}
-	for i, e := range c.Elems {
-		if e == nil {
-			c.Elems[i] = zero(elemType(i))
-		}
-	}
-	return c
 }
 
 // zero returns the zero value of t as an initializer expression.

@@ -148,9 +148,6 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	case *cc.StructType:
 		tk := st.Tag()
 		tag, nf, field = tk.SrcStr(), st.NumFields(), st.FieldByIndex
-		if st.HasFlexibleArrayMember() {
-			l.fail(n, "flexible array member in struct %s", tag)
-		}
 	case *cc.UnionType:
 		tk := st.Tag()
 		tag, nf, field = tk.SrcStr(), st.NumFields(), st.FieldByIndex
@@ -182,15 +179,20 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	l.structOrder = append(l.structOrder, pt)
 	for i := 0; i < nf; i++ {
 		f := field(i)
-		if f.IsBitfield() {
-			l.fail(n, "bit-field %s in %s %s", f.Name(), strings.ToLower(kindName(kind)), tag)
-		}
-		if f.IsFlexibleArrayMember() {
-			l.fail(n, "flexible array member %s", f.Name())
+		if opaqueWhy(f) != "" { // bit-fields, floating point: opaque.go
+			last, m, ok := l.opaqueRun(pt, field, nf, i, pt.Size)
+			if ok {
+				pt.Fields = append(pt.Fields, m)
+			}
+			i = last
+			continue
 		}
 		fname := f.Name()
 		if fname == "" {
-			l.fail(n, "anonymous member in %s %s", strings.ToLower(kindName(kind)), name)
+			if k := f.Type().Kind(); k != cc.Struct && k != cc.Union {
+				l.fail(n, "unnamed member of type %s in %s %s", f.Type(), strings.ToLower(kindName(kind)), name)
+			}
+			fname = anonMemberName(i) // anon.go
 		}
 		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type()), Offset: f.Offset()})
 	}

@@ -47,7 +47,12 @@ func ModelOf(src []byte) program.DataModel {
 // Progs reads every testdata/progs/*.c under the module root dir; a header
 // line it cannot read is an error, as is an empty directory.
 func Progs(root string) ([]Prog, error) {
-	files, err := filepath.Glob(filepath.Join(root, "testdata", "progs", "*.c"))
+	return ProgsIn(filepath.Join(root, "testdata", "progs"))
+}
+
+// ProgsIn reads every *.c of dir as Progs does.
+func ProgsIn(dir string) ([]Prog, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +102,7 @@ func Progs(root string) ([]Prog, error) {
 		out = append(out, pr)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no programs in %s", filepath.Join(root, "testdata", "progs"))
+		return nil, fmt.Errorf("no programs in %s", dir)
 	}
 	return out, nil
 }
