@@ -268,6 +268,7 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		return ret0()
 	case "pthread_join":
 		need(2)
+		fl.detachCheck(x, false)
 		t := fl.rvalTo(as[0], pthreadTTypes[l.model])
 		var p program.Expr
 		if u, ok := as[1].(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
@@ -346,17 +347,15 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		fl.emitOp(program.OpLock, nil, m)
 		return ret0()
 	case "pthread_mutex_destroy", "pthread_cond_init", "pthread_cond_destroy", "pthread_cond_signal",
-		"pthread_cond_broadcast", "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init",
-		"pthread_mutexattr_destroy", "pthread_condattr_init", "pthread_condattr_destroy",
-		"pthread_attr_setdetachstate":
+		"pthread_cond_broadcast", "pthread_mutexattr_init",
+		"pthread_mutexattr_destroy", "pthread_condattr_init", "pthread_condattr_destroy":
 		for _, a := range as {
 			fl.effect(a)
 		}
 		l.debugOnce("pthread:"+name, "pthread function has no effect in the model", "function", name)
 		return ret0()
 	}
-	l.fail(x, "pthread function %s", name)
-	return nil
+	return fl.pthreadAPI(x, name, as, want) // pthread.go
 }
 
 // alloc lowers a malloc/calloc call whose result is stored in lv.

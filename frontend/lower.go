@@ -47,6 +47,7 @@ type lowerer struct {
 	enums     enumInfo        // enum.go
 	reached   *reachInfo      // what a run can reach (reach.go)
 	stubs     map[string]bool // functions lowered as stubs (reach.go)
+	pt        *pthreadModel   // pthread.go, nil until a model type is used
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
@@ -240,6 +241,9 @@ func (l *lowerer) global(dd *cc.Declarator, name string, init *cc.Initializer) *
 // constInit lowers the initializer of a static object.
 func (l *lowerer) constInit(t *program.Type, in *cc.Initializer) program.Expr {
 	l.setPos(in)
+	if l.isPthreadModel(t) {
+		return l.pthreadInit(t, in)
+	}
 	if t.Kind == program.Mutex || t.Kind == program.Cond {
 		if !l.allZero(in) {
 			l.fail(in, "non-zero initializer of a %s", t)

@@ -78,6 +78,9 @@ func (l *lowerer) typ(n cc.Node, t cc.Type) *program.Type {
 		l.fail(n, "expression without type")
 	}
 	for _, name := range typedefNames(t) {
+		if pt := l.pthreadTypedef(name, t); pt != nil {
+			return pt
+		}
 		switch name {
 		case "pthread_mutex_t":
 			return program.SyncType(program.Mutex, t.Size(), int64(t.Align()))
@@ -287,11 +290,5 @@ func arith(a, b *program.Type) *program.Type {
 // unsupportedPthread names the pthread types of include/pthread.h that
 // the model does not have: a program that uses one is rejected naming it.
 var unsupportedPthread = map[string]string{
-	"__cegpv_pthread_rwlock":      "read-write locks",
-	"__cegpv_pthread_rwlockattr":  "read-write lock attributes",
-	"__cegpv_pthread_spinlock":    "spin locks",
-	"__cegpv_pthread_barrier":     "barriers",
-	"__cegpv_pthread_barrierattr": "barrier attributes",
-	"__cegpv_pthread_once":        "one-time initialisation",
-	"__cegpv_pthread_key":         "thread-specific data keys",
+	"__cegpv_pthread_key": "thread-specific data keys",
 }

@@ -34,6 +34,13 @@ var quick = map[string]int{
 	"cil_addr_unsafe.c":      2,
 	"cil_addr_safe.c":        2,
 	"four_switches_unsafe.c": 3,
+	"detach_unsafe.c":        1,
+	"exit_main_unsafe.c":     2,
+	"exit_main_safe.c":       2,
+	"spin_unsafe.c":          3,
+	"self_unsafe.c":          2,
+	"self_safe.c":            2,
+	"rwlock_unsafe.c":        2,
 }
 
 // TestProgs checks the quick testdata/progs programs (with -all: every

@@ -64,5 +64,6 @@
 // has ended. Return from a thread's start function, or Exit, ends the thread;
 // the returned value, or Exit's Rhs, is the thread's result (a null pointer
 // when there is none), which a Join with a Lhs stores there.
+// ThreadID is the number of the thread that evaluates it (pthread_self()).
 // Nondet(T) is any value of T.
 package program

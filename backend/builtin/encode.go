@@ -15,9 +15,8 @@ import (
 )
 
 const (
-	objW       = 16   // width of object ids in pointers
-	maxCells   = 4096 // cells of one object
-	maxThreads = 64
+	objW     = 16   // width of object ids in pointers
+	maxCells = 4096 // cells of one object
 )
 
 // enc is the symbolic execution of one program under bounds; it produces
@@ -53,7 +52,7 @@ type enc struct {
 	cellEv           map[cellKey]*cellEvents
 	asserts          []*stepRec
 	cuts             []*term // unwinding (and thread-bound) cut guards
-	capCut           bool    // a spawn was cut at maxThreads (not at Bounds.Threads)
+	capCut           bool    // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
 	bad              []badRec
 	spawns           []*stepRec
 	joins            []joinRec

@@ -50,6 +50,9 @@ func (e *enc) eval(c *ectx, x program.Expr, g *term) val {
 			return e.addr(c.st, c, x, g)
 		}
 		return e.load(c, e.addr(c.st, c, x, g), x.T, g)
+	case *program.ThreadID:
+		// the value Spawn stored in the thread's handle (concur.go)
+		return val{t: resize(c.th.tid, x.T.Bits(), false)}
 	case *program.Index, *program.FieldSel:
 		if x.Type().Kind == program.Array {
 			return e.addr(c.st, c, x, g)

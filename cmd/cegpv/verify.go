@@ -34,6 +34,7 @@ type verifyFlags struct {
 	unwind       int
 	unwindAsrt   bool
 	threads      int
+	maxThreads   int
 	contexts     int
 	rounds       int
 	timeout      time.Duration
@@ -86,6 +87,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
 	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices (a TRUE is then a proof)")
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
+	fs.IntVar(&v.maxThreads, "max-threads", backend.DefaultMaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
 	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
 	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
@@ -146,6 +148,8 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--unwind %d: want at least 1", v.unwind)
 	case v.threads < 0:
 		return fmt.Errorf("--threads %d: want 0 (as the unwinding) or more", v.threads)
+	case v.maxThreads < 1:
+		return fmt.Errorf("--max-threads %d: want at least 1 (main)", v.maxThreads)
 	case v.rounds < 0:
 		return fmt.Errorf("--rounds %d: want 0 (off) or more", v.rounds)
 	case v.contexts < 0:
@@ -167,7 +171,7 @@ func (v *verifyFlags) validate() error {
 }
 
 func (v *verifyFlags) bounds() backend.Bounds {
-	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, Contexts: v.contexts, Timeout: v.timeout}
+	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout}
 }
 
 // relaxOpt maps --relax (0: none) to cegpv.Options.Relax (0: default).

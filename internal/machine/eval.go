@@ -377,6 +377,8 @@ func (c *ctx) rvalue(e program.Expr) program.Value {
 		return c.pointerTo(c.lvalue(e.X))
 	case *program.Nondet:
 		return Normalize(e.T, c.draw(e.T))
+	case *program.ThreadID:
+		return Normalize(e.T, program.Value{Bits: int64(c.t.ID)})
 	case *program.Unary:
 		return c.unary(e)
 	case *program.Binary:

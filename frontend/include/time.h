@@ -1,0 +1,7 @@
+#ifndef __CEGPV_TIME_H
+#define __CEGPV_TIME_H
+/* The types pthread.h needs (timed waits); the clock functions are not
+   declared: the model has no time. */
+typedef long time_t;
+struct timespec { time_t tv_sec; long tv_nsec; };
+#endif
