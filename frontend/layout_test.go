@@ -99,7 +99,13 @@ func layoutDiffs(l progen.Layout, m layoutModel, gcc map[string][]int64) []strin
 	for _, ty := range l.Types {
 		fmt.Fprintf(&src, "%s v_%s;\n", ty.C, ty.Tag)
 	}
-	src.WriteString("int main(void) { return 0; }\n")
+	// main takes each global's address: the front end lowers only what a
+	// run can reach, so an unused global (and its type) would be dropped
+	src.WriteString("int main(void) {\n")
+	for _, ty := range l.Types {
+		fmt.Fprintf(&src, "  void *p_%s = &v_%s;\n", ty.Tag, ty.Tag)
+	}
+	src.WriteString("  return 0;\n}\n")
 	p, err := Lower("layout.c", []byte(src.String()), Options{Model: m.model})
 	if err != nil {
 		return []string{fmt.Sprintf("rejected: %v\n%s", err, src.String())}

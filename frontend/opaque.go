@@ -94,7 +94,7 @@ func (l *lowerer) opaqueRun(pt *program.Type, field func(int) *cc.Field, nf, i i
 	if end <= start {
 		return last, program.Field{}, false
 	}
-	return last, program.Field{Name: fmt.Sprintf("%s%d", opaquePrefix, i), Type: program.ArrayOf(program.UCharType, end-start)}, true
+	return last, program.Field{Name: fmt.Sprintf("%s%d", opaquePrefix, i), Type: program.ArrayOf(program.UCharType, end-start), Offset: start}, true
 }
 
 // opaqueMember returns why member name of t (directly or in an anonymous
