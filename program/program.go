@@ -438,10 +438,18 @@ func PropertyDetails(p *Program) []PropertyDetail {
 
 // OnlyProperty returns a copy of p in which every assertion other than prop
 // is a Skip (as CBMC's --property does, the other assertions are not
-// checked). It fails when p has no assertion prop.
+// checked). It fails when p has no assertion prop. For an unwinding
+// property (IsUnwinding) every assertion is a Skip; which bound counts is
+// the checker's business (backend.Bounds.UnwindingOnly).
 func OnlyProperty(p *Program, prop string) (*Program, error) {
 	q := Clone(p)
 	found := false
+	if IsUnwinding(prop) {
+		if _, ok := UnwindingByID(p, prop); !ok {
+			return nil, fmt.Errorf("no property %q (the program's unwinding properties: %s)", prop, strings.Join(unwindingIDs(p), ", "))
+		}
+		found = true
+	}
 	for _, f := range q.Funcs {
 		for _, in := range f.Body {
 			if in.Op != OpAssert {

@@ -19,6 +19,18 @@ type Prog struct {
 	Unwind  int    // from "// bounds: unwind=N", default 3
 	Threads int    // from "// bounds: threads=N", 0 if absent
 	Hard    bool   // "// interp: hard": random simulation is not expected to find the bug
+	// Unwinding lists the verdicts with unwinding assertions, from
+	// "// unwinding: N holds" and "// unwinding: N fails ID ID…" (any one
+	// of the ids may be reported).
+	Unwinding []Unwinding
+}
+
+// Unwinding is the expected verdict of a check with unwinding assertions
+// at unwind Unwind: TRUE (a proof) when Fails is empty, otherwise FALSE
+// for one of the unwinding properties in Fails.
+type Unwinding struct {
+	Unwind int
+	Fails  []string
 }
 
 // Progs reads every testdata/progs/*.c under the module root dir; a header
@@ -45,6 +57,24 @@ func Progs(root string) ([]Prog, error) {
 			switch {
 			case strings.HasPrefix(line, "expect:"):
 				pr.Expect = strings.TrimSpace(strings.TrimPrefix(line, "expect:"))
+			case strings.HasPrefix(line, "unwinding:"):
+				w := strings.Fields(strings.TrimPrefix(line, "unwinding:"))
+				n, err := 0, error(nil)
+				if len(w) >= 2 {
+					n, err = strconv.Atoi(w[0])
+				}
+				switch {
+				case len(w) < 2 || err != nil || n < 1,
+					w[1] == "holds" && len(w) != 2,
+					w[1] == "fails" && len(w) < 3,
+					w[1] != "holds" && w[1] != "fails":
+					return nil, fmt.Errorf("%s: bad unwinding line %q (want \"N holds\" or \"N fails ID…\")", f, line)
+				}
+				u := Unwinding{Unwind: n}
+				if w[1] == "fails" {
+					u.Fails = w[2:]
+				}
+				pr.Unwinding = append(pr.Unwinding, u)
 			case line == "interp: hard":
 				pr.Hard = true
 			case strings.HasPrefix(line, "bounds:"):
