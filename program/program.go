@@ -469,8 +469,16 @@ func PropertyDetails(p *Program) []PropertyDetail {
 
 // OnlyProperty returns a copy of p in which every assertion other than prop
 // is a Skip (as CBMC's --property does, the other assertions are not
-// checked). It fails when p has no assertion prop.
+// checked). It fails when p has no assertion prop. For an unwinding
+// property (IsUnwinding) it is AssumeAssertions(p); which bound counts is
+// the checker's business (backend.Bounds.UnwindingOnly).
 func OnlyProperty(p *Program, prop string) (*Program, error) {
+	if IsUnwinding(prop) {
+		if _, ok := UnwindingByID(p, prop); !ok {
+			return nil, fmt.Errorf("no property %q (the program's unwinding properties: %s)", prop, strings.Join(unwindingIDs(p), ", "))
+		}
+		return AssumeAssertions(p), nil
+	}
 	q := Clone(p)
 	found := false
 	for _, f := range q.Funcs {
@@ -489,6 +497,22 @@ func OnlyProperty(p *Program, prop string) (*Program, error) {
 		return nil, fmt.Errorf("no property %q (the program has: %s)", prop, strings.Join(Properties(p), ", "))
 	}
 	return q, nil
+}
+
+// AssumeAssertions returns a copy of p in which every assertion is an
+// assumption of its condition, with the same label: its runs are the runs
+// of p that violate no assertion (a run of C ends where an assertion
+// fails), which is what a check of the unwinding properties alone looks at.
+func AssumeAssertions(p *Program) *Program {
+	q := Clone(p)
+	for _, f := range q.Funcs {
+		for _, in := range f.Body {
+			if in.Op == OpAssert {
+				*in = Instr{Label: in.Label, Op: OpAssume, Rhs: in.Rhs, Pos: in.Pos, Msg: "assumed " + in.Prop}
+			}
+		}
+	}
+	return q
 }
 
 // OpaqueReason begins the reason of an UNKNOWN whose counterexample draws

@@ -23,7 +23,8 @@ type Step struct {
 	// the program does not check it as a property.
 	Overflow string `json:"overflow,omitempty"`
 	// Hidden marks a step that does nothing visible (skip, declaration,
-	// jump).
+	// jump), except the last step of a violation (a run that ends at a
+	// loop's back edge refused at the unwinding bound).
 	Hidden bool `json:"-"`
 	// Order holds the keys of Assigned in the order of the stores.
 	Order []string `json:"-"`
@@ -51,6 +52,9 @@ func Steps(p *program.Program, run *program.Run) []Step {
 			st.File, st.Line = in.Pos.File, in.Pos.Line
 			st.Statement = in.String()
 			st.Hidden = in.Op == program.OpSkip || in.Op == program.OpDecl || (in.Op == program.OpGoto && in.Rhs == nil)
+			if run.Violated != "" && i == len(run.Steps)-1 {
+				st.Hidden = false
+			}
 			switch in.Op {
 			case program.OpSpawn:
 				st.Spawned = next

@@ -47,7 +47,7 @@ type LoopSummary struct {
 func WriteCex(w io.Writer, c *Cex) error {
 	p := &page{w: w}
 	p.start("cegpv: "+c.Verdict+" "+filepath.Base(c.File), cexCSS)
-	p.printf("<h1>%s <span class=\"v-%s\">%s</span></h1>\n", esc(c.File), strings.ToLower(c.Verdict), esc(verdictWords(c.Verdict, c.Property)))
+	p.printf("<h1>%s <span class=\"v-%s\">%s</span></h1>\n", esc(c.File), strings.ToLower(c.Verdict), esc(VerdictWords(c.Verdict, c.Property)))
 	p.printf("<p class=\"small\">mode %s, backend %s, %s, %s</p>\n", esc(c.Mode), esc(c.Backend), esc(c.DataModel), esc(c.Bounds))
 	rows := SourceLines(c.Program, c.Steps)
 	if len(rows) > 0 {
@@ -58,6 +58,8 @@ func WriteCex(w io.Writer, c *Cex) error {
 		p.printf("<div class=\"prop\"><b>Property %s violated</b>", esc(c.Property))
 		if in := propInstr(c.Program, c.Property); in != nil {
 			p.printf(": <code>%s</code> at %s", esc(assertText(in)), esc(shortPos(in.Pos, c.File)))
+		} else if d := Describe(c.Program, c.Property); d != "" {
+			p.printf(": %s, a run reaches %s", esc(d), esc(c.Bounds))
 		}
 		p.printf("</div>\n")
 	case "UNKNOWN":
@@ -157,16 +159,6 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 		p.printf("</tr>\n")
 	}
 	p.printf("</tbody>\n</table>\n")
-}
-
-func verdictWords(v, prop string) string {
-	switch v {
-	case "FALSE":
-		return "FALSE(" + Falsified(prop) + ")"
-	case "TRUE":
-		return "TRUE"
-	}
-	return "UNKNOWN"
 }
 
 func propInstr(p *program.Program, prop string) *program.Instr {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"time"
 
 	"cegpv.dev/cegpv"
@@ -18,10 +19,14 @@ type Outcome struct {
 	File     string `json:"file"`
 	Verdict  string `json:"verdict"` // TRUE, FALSE, UNKNOWN
 	Property string `json:"property,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	Proof    bool   `json:"proof"`
-	ProofBy  string `json:"proof_by,omitempty"` // what showed the proof (cegpv.Report.ProofBy)
-	Bounds   string `json:"bounds"`
+	// Description says what the violated property checks (FALSE): the
+	// assertion, or the loop or function of an unwinding property with its
+	// line (program.Unwinding.Describe).
+	Description string `json:"description,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	Proof       bool   `json:"proof"`
+	ProofBy     string `json:"proof_by,omitempty"` // what showed the proof (cegpv.Report.ProofBy)
+	Bounds      string `json:"bounds"`
 	// FoundWithin states the smaller bounds within which the backend
 	// found the violation (iterative deepening), when they differ.
 	FoundWithin string `json:"found_within,omitempty"`
@@ -99,6 +104,9 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
 	o.DecidedBy = r.DecidedBy
 	o.Run = r.Run
+	if r.Verdict == backend.Unsafe {
+		o.Description = Describe(r.Program, r.Property)
+	}
 	if r.Run != nil {
 		o.Trace = Steps(r.Program, r.Run)
 		for _, ov := range r.Overflows {
@@ -114,6 +122,41 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 		}
 		o.CEGPV = cs
 	}
+}
+
+// Describe says what property prop of p checks: the text of an assertion
+// with its line, or the loop or function of an unwinding property; "" for
+// an unknown id.
+func Describe(p *program.Program, prop string) string {
+	if p == nil {
+		return ""
+	}
+	if u, ok := program.UnwindingByID(p, prop); ok {
+		return u.Describe()
+	}
+	for _, d := range program.PropertyDetails(p) {
+		if d.ID == prop {
+			return fmt.Sprintf("%s (line %d)", d.Text, d.Pos.Line)
+		}
+	}
+	return ""
+}
+
+// VerdictWords is the verdict in SV-COMP's words, the last line of the
+// text output: TRUE, UNKNOWN, FALSE(unreach-call) for a violated
+// assertion, and FALSE(unwinding-assertion) for an unwinding property
+// (which SV-COMP's unreach-call does not speak of: BenchExec's tool-info
+// module reads it as unknown).
+func VerdictWords(verdict, prop string) string {
+	switch {
+	case verdict == "FALSE" && program.IsUnwinding(prop):
+		return "FALSE(unwinding-assertion)"
+	case verdict == "FALSE":
+		return "FALSE(" + Falsified(prop) + ")"
+	case verdict == "TRUE":
+		return "TRUE"
+	}
+	return "UNKNOWN"
 }
 
 // Properties is the result of `verify --each-property`: one Outcome per

@@ -121,7 +121,10 @@ func (t Text) Write(o *Outcome) error {
 		if o.FoundBeyond != "" {
 			fmt.Fprintf(w, "(found beyond %s: %s)\n", o.Bounds, o.FoundBeyond)
 		}
-		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(%s) property %s\n", Falsified(o.Property), o.Property)
+		if program.IsUnwinding(o.Property) {
+			fmt.Fprintf(w, "(%s: a run reaches %s)\n", o.Description, o.Bounds)
+		}
+		fmt.Fprintf(w, "\nVERIFICATION FAILED\n%s property %s\n", VerdictWords(o.Verdict, o.Property), o.Property)
 	default:
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
 	}
@@ -146,7 +149,8 @@ func (t Text) WriteEach(rep *Properties) error {
 func writeResults(w io.Writer, rep *Properties) {
 	detail := map[string]program.PropertyDetail{}
 	if len(rep.Properties) > 0 && rep.Properties[0].Program != nil {
-		for _, d := range program.PropertyDetails(rep.Properties[0].Program) {
+		p := rep.Properties[0].Program
+		for _, d := range append(program.PropertyDetails(p), program.UnwindingDetails(p)...) {
 			detail[d.ID] = d
 		}
 	}
@@ -220,6 +224,9 @@ func (w Witness) Write(o *Outcome) error {
 	case "FALSE":
 		if o.Run == nil || o.Program == nil {
 			return fmt.Errorf("no replayed run to write")
+		}
+		if program.IsUnwinding(o.Property) {
+			return fmt.Errorf("no violation witness: the violated property %s is an unwinding assertion, which the witness formats' specifications (unreach-call) do not express", o.Property)
 		}
 		if w.YAML() {
 			out, err = witness.ViolationYAML(info, o.Program, o.Run)

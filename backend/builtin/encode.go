@@ -51,8 +51,8 @@ type enc struct {
 	events           []*event
 	cellEv           map[cellKey]*cellEvents
 	asserts          []*stepRec
-	cuts             []*term // unwinding (and thread-bound) cut guards
-	capCut           bool    // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
+	cuts             []cutRec // paths cut at the unwinding, recursion and thread bounds
+	capCut           bool     // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
 	bad              []badRec
 	spawns           []*stepRec
 	joins            []joinRec
@@ -144,7 +144,7 @@ type state struct {
 	cache map[cellKey]*centry
 	blk   *block
 	depth int
-	loops map[int][2]int // loop head pc -> {iterations, back-edge pc}
+	loops map[int][2]int // back-edge pc -> {times taken in this entry into its loop, loop head pc}
 	held  []heldLock     // locks held (analysis of lock regions)
 	mixed []cellKey      // locks held on some of the merged paths only (locks.go)
 	regs  []cellKey      // open collapsed lock regions

@@ -51,8 +51,8 @@ func runKeys(p *program.Program, run *program.Run) ([]string, error) {
 		if pc < 0 {
 			return nil, fmt.Errorf("step %d: %s not in %s", i, st.Label, fr.fn.Name)
 		}
-		for k, l := range fr.loops {
-			if pc < k || pc > l[1] {
+		for k, l := range fr.loops { // k: a back edge, l[1] its loop's head
+			if pc < l[1] || pc > k {
 				delete(fr.loops, k)
 			}
 		}
@@ -104,8 +104,8 @@ func runKeys(p *program.Program, run *program.Run) ([]string, error) {
 			}
 			t := fr.fn.Index(run.Steps[j].Label)
 			if t >= 0 && t <= pc {
-				n := fr.loops[t][0]
-				fr.loops[t] = [2]int{n + 1, pc}
+				n := fr.loops[pc][0]
+				fr.loops[pc] = [2]int{n + 1, t}
 			}
 		}
 		if in.Op != program.OpReturn && in.Op != program.OpCall && pc == len(fr.fn.Body)-1 {

@@ -21,6 +21,10 @@ type Prog struct {
 	Unwind  int    // from "// bounds: unwind=N", default 3
 	Threads int    // from "// bounds: threads=N", 0 if absent
 	Hard    bool   // "// interp: hard": random simulation is not expected to find the bug
+	// Unwinding lists the verdicts with unwinding assertions, from
+	// "// unwinding: N holds" and "// unwinding: N fails ID ID…" (any one
+	// of the ids may be reported).
+	Unwinding []Unwinding
 	// Model is the data model the program is meant for, from "// data
 	// model: ILP32" (its truth was decided by gcc in that model only); ""
 	// (the host's) when the program holds in both, as most do.
@@ -42,6 +46,14 @@ func ModelOf(src []byte) program.DataModel {
 		}
 	}
 	return ""
+}
+
+// Unwinding is the expected verdict of a check with unwinding assertions
+// at unwind Unwind: TRUE (a proof) when Fails is empty, otherwise FALSE
+// for one of the unwinding properties in Fails.
+type Unwinding struct {
+	Unwind int
+	Fails  []string
 }
 
 // Progs reads every testdata/progs/*.c under the module root dir; a header
@@ -76,6 +88,24 @@ func ProgsIn(dir string) ([]Prog, error) {
 			switch {
 			case strings.HasPrefix(line, "expect:"):
 				pr.Expect = strings.TrimSpace(strings.TrimPrefix(line, "expect:"))
+			case strings.HasPrefix(line, "unwinding:"):
+				w := strings.Fields(strings.TrimPrefix(line, "unwinding:"))
+				n, err := 0, error(nil)
+				if len(w) >= 2 {
+					n, err = strconv.Atoi(w[0])
+				}
+				switch {
+				case len(w) < 2 || err != nil || n < 1,
+					w[1] == "holds" && len(w) != 2,
+					w[1] == "fails" && len(w) < 3,
+					w[1] != "holds" && w[1] != "fails":
+					return nil, fmt.Errorf("%s: bad unwinding line %q (want \"N holds\" or \"N fails ID…\")", f, line)
+				}
+				u := Unwinding{Unwind: n}
+				if w[1] == "fails" {
+					u.Fails = w[2:]
+				}
+				pr.Unwinding = append(pr.Unwinding, u)
 			case line == "interp: hard":
 				pr.Hard = true
 			case strings.HasPrefix(line, "bounds:"):
