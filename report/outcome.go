@@ -96,6 +96,9 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Stats = Stats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
 	o.Verdict = r.Verdict.SVCOMP()
+	if o.DataModel == "" && r.Program != nil {
+		o.DataModel = string(r.Program.Model) // the model the program was lowered in
+	}
 	o.Property, o.Reason, o.Err, o.Proof, o.ProofBy = r.Property, r.Reason, r.Err, r.Proof, r.ProofBy
 	o.Bounds = r.Bounds.String()
 	if r.FoundWithin != nil {
