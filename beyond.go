@@ -26,7 +26,8 @@ type BeyondOptions struct {
 }
 
 // BeyondFactor is how much deeper than the bounds Beyond asks the backend
-// to look: the unwinding (and the threads, when bounded) times this.
+// to look: the unwinding, the threads of a run (and the threads per spawn
+// site, when bounded) times this.
 const BeyondFactor = 4
 
 // Beyond looks for a violation of p beyond opts.Bounds, for as long as ctx
@@ -82,6 +83,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	if deeper.Threads > 0 {
 		deeper.Threads *= BeyondFactor
 	}
+	deeper.MaxThreads = opts.Bounds.MaxThreadsOrDefault() * BeyondFactor
 	deeper.UnwindingAssertions = false
 	deeper.DeepenFrom = opts.Bounds.Unwind + 1
 	start := time.Now()
@@ -115,7 +117,12 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 		run(func() answer {
 			eo := explicit.Defaults
 			eo.Logger = log.Named("explicit")
-			r, how, ok := explicit.Beyond(ctx, p, opts.Bounds, eo)
+			eb := opts.Bounds
+			eb.MaxThreads = deeper.MaxThreads
+			r, how, ok := explicit.Beyond(ctx, p, eb, eo)
+			if r.Verdict == backend.Safe {
+				r.Bounds = opts.Bounds // every run: the bounds given stand
+			}
 			return answer{r, how, ok}
 		})
 	}

@@ -104,7 +104,12 @@ type Report struct {
 	Property string // the violated property (Unsafe)
 	Reason   string // why Unknown
 	Err      error  // the error behind an Unknown, or nil
-	Proof    bool   // Safe, and the unwinding assertions hold
+	Proof    bool   // Safe for every run of the program, not only within Bounds
+	// ProofBy says what showed a Proof: "unwinding assertions hold for
+	// <bounds>" (no run reaches a bound), or which engine explored every
+	// run beyond the bounds (and, when they were asked for, that the
+	// unwinding assertions themselves fail).
+	ProofBy string
 	// Bounds are the bounds the verdict is stated for.
 	Bounds backend.Bounds
 	// FoundWithin: the violation was found within smaller bounds
@@ -127,6 +132,11 @@ type Report struct {
 	// (ByLoop, ByBackend, ByProbe, BySearch, ByBeyond), "" for Unknown.
 	DecidedBy string
 	Elapsed   time.Duration
+	// Overflows are the steps of Run that overflow a signed operation
+	// (undefined behaviour in C) when Program does not check them as
+	// properties (interp.Overflows): a run that violates an assertion
+	// after one says so at that step.
+	Overflows []interp.Overflow
 }
 
 // Check decides the verdict for p: the one entry point of the library,
@@ -160,6 +170,13 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 		c.opts.Beyond = DefaultBeyond
 	}
 	rep := c.check(ctx, p)
+	if rep.Run != nil && rep.Program != nil {
+		ovs, err := interp.Overflows(rep.Program, rep.Run)
+		if err != nil {
+			c.log.Warn("overflows of the counterexample not computed", "error", err)
+		}
+		rep.Overflows = ovs
+	}
 	rep.Elapsed = time.Since(start)
 	return rep
 }
@@ -410,8 +427,16 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 		}
 		c.log.Error("the violation found beyond the bounds is not a FALSE", "reason", r2.Reason)
 	case found:
-		rep.Proof = res.Proof
-		rep.Beyond = "every run explored: " + how
+		// every run explored, loops unbounded: a proof of the program,
+		// but not that the unwinding assertions of the bounds hold (the
+		// bounded check cut runs: that is why the search ran)
+		rep.Proof = true
+		rep.ProofBy = "every run explored beyond the bounds (" + how + ")"
+		if c.opts.Bounds.UnwindingAssertions {
+			rep.ProofBy += "; the unwinding assertions for " + rep.Bounds.String() + " do not hold"
+		}
+		rep.Beyond = ""
+		rep.decidedBy(ByBeyond)
 		return
 	}
 	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
@@ -447,6 +472,9 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 		// unwinding assertions hold whether or not they were asked for
 		rep.Proof = res.Proof || res.Complete
 		rep.Bounds = res.Bounds
+		if rep.Proof {
+			rep.ProofBy = "unwinding assertions hold for " + res.Bounds.String()
+		}
 	case backend.Unsafe:
 		run, prop, opaque, err := Judge(p, res.Run)
 		if err != nil {

@@ -40,15 +40,31 @@ type Bounds struct {
 	Rounds              int           // round-robin rounds over the thread instances (package lazyseq); 0 = none
 	Timeout             time.Duration // 0 = none
 	MemoryMB            int           // 0 = none
-	// ThreadCap is a limit of the model, not of the search: the thread
-	// instances of one run, all spawn sites together. A backend that cut
-	// a run at it states it in Result.Bounds (a verdict then names it);
-	// one that cut none leaves it 0.
+	// MaxThreads bounds the threads of one run, main and all spawn
+	// sites together (0: DefaultMaxThreads); see MaxThreadsOrDefault.
+	MaxThreads int
+	// ThreadCap is the MaxThreads a backend cut a run at: it states it
+	// in Result.Bounds (a verdict then names it, "at most N threads in a
+	// run"); one that cut none leaves it 0.
 	ThreadCap int
 	// DeepenFrom: no violation lies within the unwindings below it (a
 	// check found none), so a backend that deepens towards Unwind may
 	// start there (0: from 1). Not part of the bounds a verdict states.
 	DeepenFrom int
+}
+
+// DefaultMaxThreads is the bound on the threads of one run when
+// Bounds.MaxThreads is 0.
+const DefaultMaxThreads = 64
+
+// MaxThreadsOrDefault returns the bound on the threads of one run (main
+// included) that the engines which count threads (the built-in encoding,
+// the explicit-state search) cut runs at.
+func (b Bounds) MaxThreadsOrDefault() int {
+	if b.MaxThreads > 0 {
+		return b.MaxThreads
+	}
+	return DefaultMaxThreads
 }
 
 // String describes the bounds the way verdicts state them.

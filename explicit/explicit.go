@@ -55,10 +55,9 @@ type Options struct {
 	// time when the context has no deadline.
 	Share float64
 	Max   time.Duration
-	// Bytes bounds the store of visited states; MaxThreads the threads of
-	// a run.
-	Bytes      int
-	MaxThreads int
+	// Bytes bounds the store of visited states (the threads of a run
+	// are bounded by backend.Bounds.MaxThreads).
+	Bytes int
 	// LoopFree runs the search on loop-free programs too (Applies asks
 	// for loops): for programs with few interleavings, such as a
 	// reconstruction that forces the order of a counterexample's shared
@@ -72,7 +71,7 @@ type Options struct {
 }
 
 // Defaults are the budgets both portfolios use.
-var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20, MaxThreads: 64}
+var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
 
 // Applies reports whether the search runs on p (see the package comment).
 func Applies(p *program.Program) bool {
@@ -102,7 +101,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	ectx, cancel := context.WithTimeout(sctx, opts.Max)
 	defer cancel()
 	start := time.Now()
-	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
+	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
 	if err != nil {
 		log.Debug("explicit search failed", "error", err)
 		return backend.Result{}, false
@@ -229,7 +228,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 	states := 0
 	for k := 0; ctx.Err() == nil; k++ {
 		xr, err := Explore(ctx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Unbounded: true,
-			BoundPreemptions: true, Preemptions: k, MaxThreads: opts.MaxThreads, MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
+			BoundPreemptions: true, Preemptions: k, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
 		if err != nil {
 			log.Debug("search beyond the bounds failed", "error", err)
 			return backend.Result{}, "", false

@@ -13,6 +13,7 @@ import (
 	"cegpv.dev/cegpv/internal/machine"
 
 	"cegpv.dev/cegpv/analysis"
+	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/internal/heap"
 	"cegpv.dev/cegpv/program"
 )
@@ -49,7 +50,8 @@ type ExploreOptions struct {
 	// Threads bounds the threads one Spawn instruction creates (0 = no
 	// bound but MaxThreads).
 	Threads int
-	// MaxThreads bounds the threads of a run (0 = 64).
+	// MaxThreads bounds the threads of a run, main included (0:
+	// backend.DefaultMaxThreads).
 	MaxThreads int
 	// MaxStateBytes bounds the memory the set of visited states may use
 	// (0 = 256 MiB); beyond it Explore gives up.
@@ -145,7 +147,7 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (_ *E
 		opts.Unwind = 5
 	}
 	if opts.MaxThreads <= 0 {
-		opts.MaxThreads = 64
+		opts.MaxThreads = backend.DefaultMaxThreads
 	}
 	if opts.MaxStateBytes <= 0 {
 		opts.MaxStateBytes = 256 << 20
@@ -231,7 +233,7 @@ type explorer struct {
 
 // analyse fills loops, live, priv, private and sym.
 func (x *explorer) analyse() {
-	sym := true
+	sym := !program.HasThreadID(x.p) // pthread_self() tells threads apart
 	taken := analysis.TakenAddrs(x.p)
 	x.live = map[*program.Func][][]bool{}
 	for _, f := range x.p.Funcs {

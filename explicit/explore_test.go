@@ -12,6 +12,7 @@ import (
 	"cegpv.dev/cegpv/interp"
 
 	"cegpv.dev/cegpv/analysis"
+	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
 	P "cegpv.dev/cegpv/program"
@@ -30,7 +31,7 @@ func TestExploreProgs(t *testing.T) {
 	}
 	for _, h := range progs {
 		file := h.Path
-		p, err := frontend.Lower(file, h.Src, frontend.Options{})
+		p, err := frontend.Lower(file, h.Src, frontend.Options{Model: h.Model})
 		if err != nil {
 			continue
 		}
@@ -240,6 +241,14 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b,
 int x;
 void *w(void *a) { int t = x; x = t + 1; return 0; }
 int main(void) { pthread_t h; while (1) { pthread_create(&h, 0, w, 0); if (x > 2) break; } assert(x <= 4); return 0; }`, 4, NoViolation, false},
+		// pthread_self tells the threads apart: the state where thread 2
+		// has set x (and thread 1 has not started) is not the state where
+		// thread 1 has, and only from it does thread 1 fail
+		{"thread ids break symmetry", `
+#include <pthread.h>
+int x;
+void *w(void *a) { if (pthread_self() == 1 && x == 1) assert(0); x = 1; return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); pthread_create(&h, 0, w, 0); return 0; }`, 3, ViolationFound, false},
 		{"deep loop beyond bound", `
 int g;
 int main(void) { int i; for (i = 0; i < 5; i++) g++; assert(g != 5); return 0; }`, 5, NoViolation, false},
@@ -380,6 +389,26 @@ int main(void) {
 		res, err := Explore(context.Background(), p, tc.opts)
 		if err != nil || res.Status != NoViolation || res.ThreadCap != tc.cap {
 			t.Errorf("%+v: %v %+v, want no violation with thread cap %d", tc.opts, err, res, tc.cap)
+		}
+	}
+}
+
+// Check cuts runs at the caller's Bounds.MaxThreads and states it.
+func TestCheckMaxThreads(t *testing.T) {
+	p := lowerC(t, "cap.c", `#include <pthread.h>
+#include <assert.h>
+int n;
+void *w(void *a) { n++; return 0; }
+int main(void) {
+  pthread_t h;
+  for (int i = 0; i < 4; i++) pthread_create(&h, 0, w, 0);
+  return 0;
+}
+`)
+	for _, tc := range []struct{ max, cap int }{{3, 3}, {0, 0}, {5, 0}} {
+		res, done := Check(context.Background(), p, backend.Bounds{Unwind: 5, MaxThreads: tc.max}, Defaults)
+		if !done || res.Verdict != backend.Safe || res.Bounds.ThreadCap != tc.cap {
+			t.Errorf("max %d: %v %v, bounds %q; want SAFE with thread cap %d", tc.max, done, res.Verdict, res.Bounds, tc.cap)
 		}
 	}
 }

@@ -270,6 +270,7 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		return ret0()
 	case "pthread_join":
 		need(2)
+		fl.detachCheck(x, false)
 		t := fl.rvalTo(as[0], pthreadTTypes[l.model])
 		var p program.Expr
 		if u, ok := as[1].(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
@@ -348,17 +349,15 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		fl.emitOp(program.OpLock, nil, m)
 		return ret0()
 	case "pthread_mutex_destroy", "pthread_cond_init", "pthread_cond_destroy", "pthread_cond_signal",
-		"pthread_cond_broadcast", "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init",
-		"pthread_mutexattr_destroy", "pthread_condattr_init", "pthread_condattr_destroy",
-		"pthread_attr_setdetachstate":
+		"pthread_cond_broadcast", "pthread_mutexattr_init",
+		"pthread_mutexattr_destroy", "pthread_condattr_init", "pthread_condattr_destroy":
 		for _, a := range as {
 			fl.effect(a)
 		}
 		l.debugOnce("pthread:"+name, "pthread function has no effect in the model", "function", name)
 		return ret0()
 	}
-	l.fail(x, "pthread function %s", name)
-	return nil
+	return fl.pthreadAPI(x, name, as, want) // pthread.go
 }
 
 // alloc lowers a malloc/calloc call whose result is stored in lv.
@@ -387,7 +386,7 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 		if len(as) != 2 {
 			fl.l.fail(call, "calloc with %d arguments", len(as))
 		}
-		sz, ok := intValue(as[1].Value())
+		sz, ok := fl.l.constInt(as[1])
 		if !ok || sz != elem.Size {
 			fl.l.fail(call, "calloc with an element size other than sizeof(%s)", elem)
 		}
@@ -461,7 +460,7 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 	if isSizeof(size) {
 		return program.IntConst(st, 1)
 	}
-	if k, ok := intValue(size.Value()); ok {
+	if k, ok := fl.l.constInt(size); ok {
 		if k%elem.Size != 0 {
 			fl.l.fail(size, "malloc of %d bytes for elements of %d bytes", k, elem.Size)
 		}

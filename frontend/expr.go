@@ -98,7 +98,7 @@ func intConstOf(fl *funcLowerer, n cc.ExpressionNode) (program.Expr, bool) {
 	if t == nil || !cc.IsIntegerType(t) {
 		return nil, false
 	}
-	k, ok := intValue(n.Value())
+	k, ok := fl.l.constInt(n)
 	if !ok || !n.Pure() {
 		return nil, false
 	}
@@ -124,6 +124,8 @@ func (fl *funcLowerer) expr(n cc.ExpressionNode, want bool) program.Expr {
 			}
 		}
 		return last
+	case *cc.ConstantExpression:
+		return fl.expr(x.ConditionalExpression, want)
 	case *cc.PrimaryExpression:
 		return fl.primary(x, want)
 	case *cc.PostfixExpression:
@@ -270,10 +272,11 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 		}
 	case *cc.Enumerator:
 		k, ok := intValue(r.Value())
-		if !ok {
+		et := fl.l.enums.of[r]
+		if !ok || et == nil {
 			fl.l.fail(x, "enumerator %s without value", name)
 		}
-		return program.IntConst(program.IntT, k)
+		return program.IntConst(fl.l.enumeratorType(x, r, et), k)
 	case nil:
 		fl.l.fail(x, "undeclared identifier %s", name)
 	}
@@ -562,7 +565,7 @@ func (fl *funcLowerer) binary(n cc.Node, op program.BinOp, x, y program.Expr) pr
 		}
 		fl.needInts(n, tx, ty)
 		t := arith(tx, ty)
-		return &program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: program.IntT}
+		return foldBinary(&program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: program.IntT})
 	case program.Add, program.Sub:
 		if tx.Kind == program.Pointer && ty.Kind == program.Pointer && op == program.Sub {
 			return &program.Binary{Op: program.Sub, X: x, Y: y, T: fl.l.ptrdiffT()}
@@ -586,11 +589,24 @@ func (fl *funcLowerer) binary(n cc.Node, op program.BinOp, x, y program.Expr) pr
 	case program.Shl, program.Shr:
 		fl.needInts(n, tx, ty)
 		t := promote(tx)
-		return &program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, promote(ty), false), T: t}
+		return foldBinary(&program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, promote(ty), false), T: t})
 	}
 	fl.needInts(n, tx, ty)
 	t := arith(tx, ty)
-	return &program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: t}
+	return foldBinary(&program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: t})
+}
+
+// foldBinary returns the value of b when both operands are integer
+// constants, as cc folds a constant expression (so that printing and
+// lowering again gives the same program); b itself otherwise, and for a
+// division by zero, which C leaves undefined and cc does not fold.
+func foldBinary(b *program.Binary) program.Expr {
+	x, ok1 := b.X.(*program.Const)
+	y, ok2 := b.Y.(*program.Const)
+	if !ok1 || !ok2 || !x.T.IsInteger() || !y.T.IsInteger() || (y.V == 0 && (b.Op == program.Div || b.Op == program.Rem)) {
+		return b
+	}
+	return program.IntConst(b.T, program.IntBinary(b.Op, b.T, x.V, y.V, program.Unsigned(x.T)))
 }
 
 func (fl *funcLowerer) needInts(n cc.Node, ts ...*program.Type) {

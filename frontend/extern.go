@@ -258,7 +258,7 @@ func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []c
 		if len(as) != 3 {
 			l.fail(x, "%s called with %d arguments, want 3", name, len(as))
 		}
-		if v, ok := intValue(as[1].Value()); !ok || v != 0 {
+		if v, ok := l.constInt(as[1]); !ok || v != 0 {
 			l.fail(x, "external function %s may write through its pointer argument 2 (end pointer not NULL); give it a body or a stub", name)
 		}
 	}
@@ -401,7 +401,7 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 	}
 	elem := dt.Elem
 	constArg := func(a cc.ExpressionNode, what string) int64 {
-		k, ok := intValue(a.Value())
+		k, ok := l.constInt(a)
 		if !ok || k < 0 {
 			l.fail(x, "%s with a non-constant %s", name, what)
 		}
@@ -446,7 +446,7 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 			l.fail(x, "memset of %d elements (more than %d cells)", cnt, maxLibCells)
 		}
 		var val program.Expr // nil: zero of any type
-		if c, ok := intValue(as[1].Value()); ok {
+		if c, ok := l.constInt(as[1]); ok {
 			b := c & 0xff
 			switch {
 			case b == 0:

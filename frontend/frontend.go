@@ -36,7 +36,8 @@ var includeFS embed.FS
 
 // Options configures Lower.
 type Options struct {
-	// Model is the data model; the zero value means program.ILP32.
+	// Model is the data model; the zero value means the host's
+	// (program.HostModel: LP64 on x86-64).
 	Model program.DataModel
 	// Logger receives Debug messages about modelling decisions; nil is silent.
 	Logger hclog.Logger
@@ -156,7 +157,7 @@ func config(model program.DataModel, includeDirs []string) *cc.Config {
 // errors) and lowers it to a program.
 func Lower(file string, src []byte, opts Options) (prog *program.Program, err error) {
 	if opts.Model == "" {
-		opts.Model = program.ILP32
+		opts.Model = program.HostModel()
 	}
 	if opts.Model != program.ILP32 && opts.Model != program.LP64 {
 		return nil, program.Errorf(program.Internal, "unknown data model %q", opts.Model)

@@ -231,13 +231,13 @@ func (b *initBuilder) designated(c *program.Compound, it *cc.InitializerList) in
 			if t.Kind != program.Array {
 				b.l.fail(ds, "array designator for %s", t)
 			}
-			k, ok := intValue(ds.ConstantExpression.Value())
+			k, ok := b.l.constInt(ds.ConstantExpression)
 			if !ok {
 				b.l.fail(ds, "non-constant designator")
 			}
 			lo, hi = int(k), int(k)
 			if ds.Case == cc.DesignatorIndex2 { // [lo ... hi]
-				k2, ok := intValue(ds.ConstantExpression2.Value())
+				k2, ok := b.l.constInt(ds.ConstantExpression2)
 				if !ok {
 					b.l.fail(ds, "non-constant designator")
 				}

@@ -45,8 +45,10 @@ type lowerer struct {
 	strings   map[string]*program.Var
 	fptrCalls bool
 	tls       *tlsInfo        // thread-local variables (tls.go), nil if none
+	enums     enumInfo        // enum.go
 	reached   *reachInfo      // what a run can reach (reach.go)
 	stubs     map[string]bool // functions lowered as stubs (reach.go)
+	pt        *pthreadModel   // pthread.go, nil until a model type is used
 
 	mallocMayFail bool // Options.MallocMayFail
 }
@@ -64,14 +66,15 @@ func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer
 // printedHeaderTags are the struct and union tags that the headers a
 // printed program includes (program.Print: glibc's pthread.h, assert.h,
 // stdlib.h, in both data models) define: a program's struct of such a tag
-// (struct timespec of a preprocessed file) is renamed (timespec_2), so
-// that the printed C compiles.
+// (struct timeval of a preprocessed file) is renamed (timeval_2), so that
+// the printed C compiles. struct timespec is not among them: the printer
+// leaves its definition to the header (program.headerStructs).
 var printedHeaderTags = map[string]bool{
 	"__cancel_jmp_buf_tag": true, "__jmp_buf_tag": true, "__locale_data": true, "__locale_struct": true,
 	"__pthread_cleanup_frame": true, "__pthread_cond_s": true, "__pthread_internal_list": true,
 	"__pthread_internal_slist": true, "__pthread_mutex_s": true, "__pthread_rwlock_arch_t": true,
 	"_pthread_cleanup_buffer": true, "drand48_data": true, "itimerspec": true, "pthread_attr_t": true,
-	"random_data": true, "sched_param": true, "sigevent": true, "timespec": true, "timeval": true, "tm": true,
+	"random_data": true, "sched_param": true, "sigevent": true, "timeval": true, "tm": true,
 }
 
 func toPos(p token.Position) program.Pos {
@@ -120,6 +123,7 @@ func builtinName(name string) bool {
 func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	l.ast = ast
 	l.prog = &program.Program{File: l.file, Model: l.model}
+	l.checkEnums(ast)
 	// Collect function definitions and global names first.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -254,6 +258,9 @@ func (l *lowerer) global(dd *cc.Declarator, name string, init *cc.Initializer) *
 // constInit lowers the initializer of a static object.
 func (l *lowerer) constInit(t *program.Type, in *cc.Initializer) program.Expr {
 	l.setPos(in)
+	if l.isPthreadModel(t) {
+		return l.pthreadInit(t, in)
+	}
 	if t.Kind == program.Mutex || t.Kind == program.Cond {
 		if !l.allZero(in) {
 			l.fail(in, "non-zero initializer of a %s", t)
@@ -311,13 +318,8 @@ func stringCompound(t *program.Type, s string) program.Expr {
 func (l *lowerer) allZero(in *cc.Initializer) bool {
 	switch in.Case {
 	case cc.InitializerExpr:
-		switch v := in.AssignmentExpression.Value().(type) {
-		case cc.Int64Value:
-			return v == 0
-		case cc.UInt64Value:
-			return v == 0
-		}
-		return false
+		k, ok := l.constInt(in.AssignmentExpression)
+		return ok && k == 0
 	case cc.InitializerInitList:
 		for il := in.InitializerList; il != nil; il = il.InitializerList {
 			if il.Initializer != nil && !l.allZero(il.Initializer) {
@@ -352,7 +354,7 @@ func intValue(v cc.Value) (int64, bool) {
 // integer constant or an address constant.
 func (l *lowerer) constExpr(t *program.Type, e cc.ExpressionNode) program.Expr {
 	if t.IsInteger() || t.Kind == program.Mutex || t.Kind == program.Cond {
-		if k, ok := intValue(e.Value()); ok && cc.IsIntegerType(e.Type()) {
+		if k, ok := l.constInt(e); ok && cc.IsIntegerType(e.Type()) {
 			return program.IntConst(t, k)
 		}
 		if t.IsInteger() && e.Type().Kind() == cc.Ptr {

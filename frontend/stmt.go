@@ -563,7 +563,7 @@ func (fl *funcLowerer) switchStmt(ss *cc.SelectionStatement) {
 		ctx.cases[ls] = s
 		switch ls.Case {
 		case cc.LabeledStatementCaseLabel:
-			k, ok := intValue(ls.ConstantExpression.Value())
+			k, ok := fl.l.constInt(ls.ConstantExpression)
 			if !ok {
 				fl.l.fail(ls, "non-constant case label")
 			}
@@ -711,6 +711,10 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 // localInit assigns an initializer to a local, one Assign per scalar.
 func (fl *funcLowerer) localInit(lv program.Expr, init *cc.Initializer) {
 	t := lv.Type()
+	if fl.l.isPthreadModel(t) {
+		fl.assignCompound(lv, fl.l.pthreadInit(t, init))
+		return
+	}
 	if t.IsScalar() {
 		if init.Case == cc.InitializerInitList {
 			if t.Kind == program.Mutex || t.Kind == program.Cond {

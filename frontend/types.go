@@ -78,11 +78,14 @@ func (l *lowerer) typ(n cc.Node, t cc.Type) *program.Type {
 		l.fail(n, "expression without type")
 	}
 	for _, name := range typedefNames(t) {
+		if pt := l.pthreadTypedef(name, t); pt != nil {
+			return pt
+		}
 		switch name {
 		case "pthread_mutex_t":
-			return program.MutexType
+			return program.SyncType(program.Mutex, t.Size(), int64(t.Align()))
 		case "pthread_cond_t":
-			return program.CondType
+			return program.SyncType(program.Cond, t.Size(), int64(t.Align()))
 		case "pthread_t":
 			return pthreadTTypes[l.model]
 		}
@@ -96,7 +99,7 @@ func (l *lowerer) typ(n cc.Node, t cc.Type) *program.Type {
 		cc.Long, cc.ULong, cc.LongLong, cc.ULongLong:
 		return program.IntType(t.Size(), cc.IsSignedInteger(t))
 	case cc.Enum:
-		return program.IntT
+		return l.enumType(n, t.(*cc.EnumType))
 	case cc.Ptr:
 		return program.PointerTo(l.typ(n, t.(*cc.PointerType).Elem()), l.model.PtrSize())
 	case cc.Array:
@@ -155,9 +158,9 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	}
 	switch tag {
 	case mutexTag:
-		return program.MutexType
+		return program.SyncType(program.Mutex, t.Size(), int64(t.Align()))
 	case condTag:
-		return program.CondType
+		return program.SyncType(program.Cond, t.Size(), int64(t.Align()))
 	}
 	if what, ok := unsupportedPthread[tag]; ok {
 		l.fail(n, "%s (%s) is not supported", strings.TrimPrefix(tag, "__cegpv_")+"_t", what)
@@ -171,12 +174,13 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 		name = fmt.Sprintf("%s_%d", base, i)
 	}
 	l.tags[name] = true
-	pt := &program.Type{Kind: kind, Name: name, Size: t.Size()}
+	pt := &program.Type{Kind: kind, Name: name, Size: t.Size(), Align: int64(t.Align())}
 	if pt.Size < 0 {
 		pt.Size = 0
 	}
 	l.structs[k] = pt
 	l.structOrder = append(l.structOrder, pt)
+	l.checkBitfields(n, t, nf, field, kind, name) // opaque.go
 	for i := 0; i < nf; i++ {
 		f := field(i)
 		if opaqueWhy(f) != "" { // bit-fields, floating point: opaque.go
@@ -194,8 +198,9 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 			}
 			fname = anonMemberName(i) // anon.go
 		}
-		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type())})
+		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type()), Offset: f.Offset()})
 	}
+	program.ChooseStorage(pt)
 	return pt
 }
 
@@ -286,11 +291,5 @@ func arith(a, b *program.Type) *program.Type {
 // unsupportedPthread names the pthread types of include/pthread.h that
 // the model does not have: a program that uses one is rejected naming it.
 var unsupportedPthread = map[string]string{
-	"__cegpv_pthread_rwlock":      "read-write locks",
-	"__cegpv_pthread_rwlockattr":  "read-write lock attributes",
-	"__cegpv_pthread_spinlock":    "spin locks",
-	"__cegpv_pthread_barrier":     "barriers",
-	"__cegpv_pthread_barrierattr": "barrier attributes",
-	"__cegpv_pthread_once":        "one-time initialisation",
-	"__cegpv_pthread_key":         "thread-specific data keys",
+	"__cegpv_pthread_key": "thread-specific data keys",
 }

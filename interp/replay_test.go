@@ -254,6 +254,7 @@ func memProgram(t *testing.T, bug string) *P.Program {
 	node := &P.Type{Kind: P.Struct, Name: "node", Size: 8}
 	nodep := P.PointerTo(node, ptrSize)
 	node.Fields = []P.Field{{Name: "val", Type: P.IntT}, {Name: "next", Type: nodep}}
+	P.LayOut(node)
 	arr := P.ArrayOf(P.IntT, 3)
 	globals := []*P.Var{{Name: "a", Type: arr}, {Name: "idx", Type: P.IntT, Init: ci(1)}}
 

@@ -140,8 +140,8 @@ func TestPointerSemantics(t *testing.T) {
 	if out.Final["a[3]"].Bits != 9 || out.Final["d"].Bits != 2 || out.Final["e"].Bits != 1 || out.Final["f"].Bits != 0 {
 		t.Errorf("final %v", out.Final)
 	}
-	if v, _ := findWrite(out.Run.Steps[3], "main::q"); v.Obj != "a" || v.Off != 3 {
-		t.Errorf("q = %v, want &a+3", v)
+	if v, _ := findWrite(out.Run.Steps[3], "main::q"); v.Obj != "a" || v.Off != 12 {
+		t.Errorf("q = %v, want &a+12 (bytes)", v)
 	}
 	if out.Status != Errored || out.Err.Step != 9 {
 		t.Errorf("status %v err %v, want an out-of-bounds error at step 9", out.Status, out.Err)

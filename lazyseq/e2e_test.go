@@ -34,6 +34,13 @@ var quick = map[string]int{
 	"cil_addr_unsafe.c":      2,
 	"cil_addr_safe.c":        2,
 	"four_switches_unsafe.c": 3,
+	"detach_unsafe.c":        1,
+	"exit_main_unsafe.c":     2,
+	"exit_main_safe.c":       2,
+	"spin_unsafe.c":          3,
+	"self_unsafe.c":          2,
+	"self_safe.c":            2,
+	"rwlock_unsafe.c":        2,
 }
 
 // TestProgs checks the quick testdata/progs programs (with -all: every
@@ -57,7 +64,7 @@ func TestProgs(t *testing.T) {
 		}
 		be := Backend{Inner: builtin.New(builtin.Options{}), Rounds: rounds}
 		t.Run(pr.Name, func(t *testing.T) {
-			p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
+			p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{Model: pr.Model})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,6 +79,9 @@ func (b *builder) thread(i int) (*program.Func, error) {
 			if r, ok := x.(*program.Ref); ok && r.Local {
 				return vars[r.Name]
 			}
+			if t, ok := x.(*program.ThreadID); ok { // the instance's id, as its Spawn numbered it
+				return &program.Cast{X: st.id, T: t.T}
+			}
 			return x
 		})
 	}

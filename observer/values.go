@@ -62,6 +62,26 @@ func tokOf(v program.Value, ct *program.Type, self, frame int) (tok, error) {
 	return tok{}, program.Errorf(program.Unsupported, "observer: a pointer to %s (a local of another thread or activation) at a node of the tree", v.Obj)
 }
 
+// addrAt returns the address of byte off of the object base of type t: the
+// address of the cell that starts there, or (char *)&base + off when no
+// cell does (a pointer into the middle of a scalar or into padding).
+func (b *builder) addrAt(base program.Expr, t *program.Type, off int64) program.Expr {
+	cell := int64(-1)
+	t.CellsAt(off, func(k, d int64) bool {
+		if d == 0 {
+			cell = k
+		}
+		return false
+	})
+	if cell >= 0 {
+		lv := cellLvalue(base, t, cell)
+		return &program.AddrOf{X: lv, T: b.ptr(lv.Type())}
+	}
+	cp := b.ptr(program.CharType)
+	return &program.Binary{Op: program.Add, X: &program.Cast{X: &program.AddrOf{X: base, T: b.ptr(t)}, T: cp},
+		Y: program.IntConst(program.IntType(b.a.Model.PtrSize(), true), off), T: cp}
+}
+
 // cellLvalue returns the lvalue of cell c of the object base of type t.
 func cellLvalue(base program.Expr, t *program.Type, c int64) program.Expr {
 	switch t.Kind {
@@ -70,6 +90,9 @@ func cellLvalue(base program.Expr, t *program.Type, c int64) program.Expr {
 		return cellLvalue(&program.Index{X: base, I: program.IntConst(program.IntT, c/ec), T: t.Elem}, t.Elem, c%ec)
 	case program.Struct, program.Union:
 		for i, f := range t.Fields {
+			if t.Kind == program.Union && t.Store > 0 && i != t.Store-1 {
+				continue // the union's cells are its storage member's
+			}
 			n := f.Type.Cells()
 			if c < n {
 				return cellLvalue(&program.FieldSel{X: base, Name: f.Name, Field: i, T: f.Type}, f.Type, c)
@@ -110,11 +133,10 @@ func (c ctx) expr(t tok, ct *program.Type) (program.Expr, error) {
 		if g == nil {
 			return nil, program.Errorf(program.Unsupported, "observer: pointer to %s, which is not a global of the abstraction", t.name)
 		}
-		if t.off < 0 || t.off >= g.Type.Cells() {
-			return nil, program.Errorf(program.Unsupported, "observer: pointer to cell %d of %s (outside the object)", t.off, t.name)
+		if t.off < 0 || t.off >= g.Type.Size {
+			return nil, program.Errorf(program.Unsupported, "observer: pointer to byte %d of %s (outside the object)", t.off, t.name)
 		}
-		lv := cellLvalue(&program.Ref{Name: g.Name, T: g.Type}, g.Type, t.off)
-		return b.conv(&program.AddrOf{X: lv, T: b.ptr(lv.Type())}, ct), nil
+		return b.conv(b.addrAt(&program.Ref{Name: g.Name, T: g.Type}, g.Type, t.off), ct), nil
 	case 'm', 's':
 		owner := c.fn
 		if t.kind == 'm' {
@@ -124,8 +146,8 @@ func (c ctx) expr(t tok, ct *program.Type) (program.Expr, error) {
 		if v == nil {
 			return nil, program.Errorf(program.Internal, "observer: no local %s in %s", t.name, owner.Name)
 		}
-		if t.off < 0 || t.off >= v.Type.Cells() {
-			return nil, program.Errorf(program.Unsupported, "observer: pointer to cell %d of %s::%s (outside the object)", t.off, owner.Name, t.name)
+		if t.off < 0 || t.off >= v.Type.Size {
+			return nil, program.Errorf(program.Unsupported, "observer: pointer to byte %d of %s::%s (outside the object)", t.off, owner.Name, t.name)
 		}
 		if owner != c.fn {
 			// a local of main seen from another thread: through the pool
@@ -136,8 +158,7 @@ func (c ctx) expr(t tok, ct *program.Type) (program.Expr, error) {
 			}
 			return b.conv(pool, ct), nil
 		}
-		lv := cellLvalue(&program.Ref{Name: v.Name, Local: true, T: v.Type}, v.Type, t.off)
-		return b.conv(&program.AddrOf{X: lv, T: b.ptr(lv.Type())}, ct), nil
+		return b.conv(b.addrAt(&program.Ref{Name: v.Name, Local: true, T: v.Type}, v.Type, t.off), ct), nil
 	}
 	return nil, program.Errorf(program.Internal, "observer: bad value %v", t)
 }
@@ -162,11 +183,11 @@ func (b *builder) pool(name string, off int64) (program.Expr, error) {
 		return r, nil
 	}
 	v := b.a.Func("main").Var(name)
-	lv := cellLvalue(&program.Ref{Name: v.Name, Local: true, T: v.Type}, v.Type, off)
-	pt := b.ptr(lv.Type())
+	addr := b.addrAt(&program.Ref{Name: v.Name, Local: true, T: v.Type}, v.Type, off)
+	pt := addr.Type()
 	g := b.global(fmt.Sprintf("__cegpv_addr_%s_%d", name, off), pt, nil)
 	b.pools[key] = g
-	b.poolSet = append(b.poolSet, &program.Instr{Op: program.OpAssign, Lhs: g, Rhs: &program.AddrOf{X: lv, T: pt},
+	b.poolSet = append(b.poolSet, &program.Instr{Op: program.OpAssign, Lhs: g, Rhs: addr,
 		Msg: "cegpv observer: address of main's " + name})
 	return g, nil
 }

@@ -249,6 +249,10 @@ func (c *checker) expr(e Expr) {
 			} else if !Identical(v.Type, x.T) {
 				c.errorf("%s has type %s, reference says %s", x.Name, v.Type, x.T)
 			}
+		case *ThreadID:
+			if !x.T.IsInteger() {
+				c.errorf("thread id of type %s", x.T)
+			}
 		case *FuncRef:
 			if c.funcs[x.Name] == nil {
 				c.errorf("function %s has no body", x.Name)

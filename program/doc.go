@@ -46,9 +46,13 @@
 // extend by the source signedness.
 //
 // Memory is a set of objects (globals, the locals of each activation, heap
-// blocks); every object is a sequence of scalar cells laid out by Type.Cells.
-// A pointer is an object plus a cell offset; pointer arithmetic moves by
-// whole elements. Pointers into different objects are never equal.
+// blocks); every object stores the scalar cells of its type (Type.Cells)
+// at the byte offsets of gcc's layout (Type.Size, Field.Offset, CellOffset).
+// A pointer is an object plus a byte offset; pointer arithmetic moves by
+// the pointee's size, and an access resolves its byte offset to a cell
+// with Type.Resolve (a character access to one byte of an integer cell is
+// exact; what the model does not compute is an error, never a value).
+// Pointers into different objects are never equal.
 //
 // Assume(c) blocks the thread while c is false (so assume(0) ends it for
 // good); Assert(c) fails when c is false, which is a property violation.
@@ -60,5 +64,6 @@
 // has ended. Return from a thread's start function, or Exit, ends the thread;
 // the returned value, or Exit's Rhs, is the thread's result (a null pointer
 // when there is none), which a Join with a Lhs stores there.
+// ThreadID is the number of the thread that evaluates it (pthread_self()).
 // Nondet(T) is any value of T.
 package program

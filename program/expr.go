@@ -132,6 +132,16 @@ type Nondet struct {
 	Origin string
 }
 
+// ThreadID is the id of the thread that evaluates it (pthread_self()):
+// 0 in main, k in the thread that the k-th Spawn of the run created, the
+// value Spawn stores in its handle. T is an integer type (pthread_t's).
+// It is the one expression whose value depends on the executing thread:
+// thread symmetry reductions do not apply to a program that has one
+// (HasThreadID).
+type ThreadID struct {
+	T *Type
+}
+
 // Compound is a brace initializer of a global: the elements of an array or
 // the fields of a struct in order; missing trailing elements are zero. For a
 // union only the first field is initialised.
@@ -152,6 +162,7 @@ func (e *FieldSel) Type() *Type { return e.T }
 func (e *Deref) Type() *Type    { return e.T }
 func (e *AddrOf) Type() *Type   { return e.T }
 func (e *Nondet) Type() *Type   { return e.T }
+func (e *ThreadID) Type() *Type { return e.T }
 func (e *Compound) Type() *Type { return e.T }
 
 func (*Const) isExpr()    {}
@@ -166,6 +177,7 @@ func (*FieldSel) isExpr() {}
 func (*Deref) isExpr()    {}
 func (*AddrOf) isExpr()   {}
 func (*Nondet) isExpr()   {}
+func (*ThreadID) isExpr() {}
 func (*Compound) isExpr() {}
 
 // IsLValue reports whether e designates a memory location.
@@ -302,6 +314,27 @@ func HasNondet(e Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// HasThreadID reports whether some instruction of p evaluates a ThreadID.
+func HasThreadID(p *Program) bool {
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range in.Operands() {
+				found := false
+				Walk(e, func(x Expr) bool {
+					if _, ok := x.(*ThreadID); ok {
+						found = true
+					}
+					return !found
+				})
+				if found {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Opaque returns the Origins of the opaque Nondet nodes of e (those with

@@ -59,7 +59,7 @@ func exprPrec(e Expr) int {
 			return precUnary
 		}
 		return precPrimary
-	case *Index, *FieldSel, *Nondet:
+	case *Index, *FieldSel, *Nondet, *ThreadID:
 		return precPostfix
 	}
 	return precPrimary
@@ -123,6 +123,8 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 		writeExpr(b, e.X, precUnary)
 	case *Nondet:
 		b.WriteString(NondetCall(e.T))
+	case *ThreadID:
+		b.WriteString("pthread_self()")
 	case *Compound:
 		b.WriteByte('{')
 		for i, x := range e.Elems {

@@ -66,6 +66,10 @@ var headerTypedefs = map[string]bool{
 	"quad_t": true, "u_quad_t": true, "caddr_t": true, "daddr_t": true, "loff_t": true, "fsid_t": true,
 }
 
+// headerStructs are struct tags the included headers define (pthread.h
+// includes time.h): their definitions are not printed.
+var headerStructs = map[string]bool{"timespec": true}
+
 // nondetFuncs gives the return type of each SV-COMP nondet function.
 var nondetFuncs = map[string]string{
 	"__VERIFIER_nondet_bool":      "_Bool",
@@ -293,6 +297,9 @@ func (pr *printer) program() error {
 			pr.emit("%s;", baseName(t))
 		}
 		for _, t := range p.Types {
+			if t.Kind == Struct && headerStructs[t.Name] {
+				continue
+			}
 			var fs []string
 			for _, f := range t.Fields {
 				fs = append(fs, TypeDecl(f.Type, f.Name)+";")

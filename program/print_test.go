@@ -61,6 +61,9 @@ func richProgram() *Program {
 	pair.Fields = []Field{{Name: "lock", Type: MutexType}, {Name: "items", Type: ArrayOf(IntT, 4)}, {Name: "head", Type: node}}
 	un := &Type{Kind: Union, Name: "u", Size: 8}
 	un.Fields = []Field{{Name: "i", Type: IntT}, {Name: "c", Type: CharType}}
+	LayOut(node)
+	LayOut(pair)
+	LayOut(un)
 	workerT := &Type{Kind: Function, Elem: voidp, Params: []*Type{voidp}, Size: 1}
 	fnp := PointerTo(workerT, ps)
 	intp := PointerTo(IntT, ps)

@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -260,9 +261,21 @@ func (p *Program) Bounded() bool {
 type DataModel string
 
 const (
-	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default)
+	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default); a Program with no Model is ILP32
 	LP64  DataModel = "LP64"  // long and pointers 64 bits
 )
+
+// HostModel is the data model of the machine cegpv runs on, the default of
+// the front end and the command line (as of CBMC and ESBMC): ILP32 on the
+// 32-bit architectures (GOARCH 386, arm, mips, mipsle), LP64 on the others
+// (amd64, arm64, ...).
+func HostModel() DataModel {
+	switch runtime.GOARCH {
+	case "386", "arm", "mips", "mipsle":
+		return ILP32
+	}
+	return LP64
+}
 
 // PtrSize returns the pointer size in bytes.
 func (m DataModel) PtrSize() int64 {
@@ -407,6 +420,21 @@ func Properties(p *Program) []string {
 	return out
 }
 
+// OverflowKind is the kind of the property ids of signed-overflow checks
+// (package overflow), "<func>.overflow.<k>".
+const OverflowKind = "overflow"
+
+// PropKind returns the kind of a property id "<func>.<kind>.<k>":
+// "assertion" for the front end's assertions, OverflowKind for the checks of
+// package overflow; "" for an id of another form.
+func PropKind(prop string) string {
+	parts := strings.Split(prop, ".")
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[len(parts)-2]
+}
+
 // PropertyDetail describes one property (an assertion) for listings such
 // as CBMC's --show-properties and ** Results:.
 type PropertyDetail struct {
@@ -427,7 +455,10 @@ func PropertyDetails(p *Program) []PropertyDetail {
 				continue
 			}
 			text := "assertion " + in.Msg
-			if strings.HasSuffix(in.Msg, "()") {
+			switch {
+			case PropKind(in.Prop) == OverflowKind:
+				text = in.Msg // "arithmetic overflow on signed + in x + 1"
+			case strings.HasSuffix(in.Msg, "()"):
 				text = "call to " + in.Msg
 			}
 			out = append(out, PropertyDetail{ID: in.Prop, Func: f.Name, Pos: in.Pos, Text: text})

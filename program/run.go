@@ -6,7 +6,7 @@ import (
 )
 
 // Value is the value of one scalar cell: an integer (Bits, sign-extended
-// for signed types as in Const.V), or a pointer to cell Off of object Obj
+// for signed types as in Const.V), or a pointer to byte Off of object Obj
 // (Obj empty with Bits 0 is NULL). Function pointers have Obj "fn:<name>".
 type Value struct {
 	Bits int64

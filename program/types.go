@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Kind classifies a Type.
@@ -15,7 +16,7 @@ const (
 	Pointer       // Elem is the pointee
 	Array         // Elem, Len
 	Struct        // Fields, Tag
-	Union         // Fields, Tag; modelled as a struct whose fields do not overlap
+	Union         // Fields, Tag; stored in the cells of one member (Store), or a cell per member
 	Function      // function type: Elem is the result, Params the parameters
 	Mutex         // pthread_mutex_t: one cell, 0 = free, 1 = held
 	Cond          // pthread_cond_t: one cell, no state (waits may wake spuriously)
@@ -27,27 +28,36 @@ const (
 type Type struct {
 	Kind   Kind
 	Size   int64 // sizeof in bytes under the program's data model
+	Align  int64 // alignment in bytes as gcc gives it (0: Alignment's natural rule)
 	Signed bool  // Int: signedness
 	Name   string
 	// Name: for Int, the typedef the program used when it matters for
 	// printing ("pthread_t"); for Struct/Union, the tag (unique in the program).
-	Elem     *Type   // Pointer, Array, Func (result)
-	Len      int64   // Array
-	Fields   []Field // Struct, Union
+	Elem   *Type   // Pointer, Array, Func (result)
+	Len    int64   // Array
+	Fields []Field // Struct, Union
+	// Store, for a union: 1 + the index of the member whose cells hold
+	// the union's bytes (every other member's scalars land on them as
+	// whole cells or as bytes of integer cells, so punning between the
+	// members is exact: Storage); 0 when there is no such member, and
+	// each member has cells of its own (the front end then rejects a
+	// read through another member than the one written).
+	Store    int
 	Params   []*Type // Func
 	Variadic bool    // Func
 }
 
 // Field is a member of a struct or union.
 type Field struct {
-	Name string
-	Type *Type
+	Name   string
+	Type   *Type
+	Offset int64 // byte offset within the struct (0 in a union), as gcc lays it out
 }
 
 var (
 	VoidType   = &Type{Kind: Void, Size: 1}
 	BoolType   = &Type{Kind: Bool, Size: 1}
-	MutexType  = &Type{Kind: Mutex, Size: 4, Name: "pthread_mutex_t"}
+	MutexType  = &Type{Kind: Mutex, Size: 4, Name: "pthread_mutex_t"} // Size: the front end gives the header's (MutexOfSize)
 	CondType   = &Type{Kind: Cond, Size: 4, Name: "pthread_cond_t"}
 	CharType   = IntType(1, true)
 	UCharType  = IntType(1, false)
@@ -99,12 +109,43 @@ func (t *Type) IsScalar() bool {
 func (t *Type) IsInteger() bool { return t.Kind == Int || t.Kind == Bool }
 
 // Bits returns the width in bits of a scalar type's values. Pointers are
-// modelled with the width of their size; Mutex and Cond cells are ints.
+// modelled with the width of their size; Mutex and Cond cells are ints
+// (the lock word), whatever the size of the C type.
 func (t *Type) Bits() int {
-	if t.Kind == Bool {
+	switch t.Kind {
+	case Bool:
 		return 1
+	case Mutex, Cond:
+		return 32
 	}
 	return int(t.Size) * 8
+}
+
+var (
+	syncMu    sync.Mutex
+	syncTypes = map[[2]int64]*Type{}
+)
+
+// SyncType returns the Mutex or Cond type of the given size and alignment
+// (the C header's: 24 bytes for glibc's pthread_mutex_t on i386, 40 on
+// x86-64), one value of Bits 32 in the model.
+func SyncType(kind Kind, size, align int64) *Type {
+	base := MutexType
+	if kind == Cond {
+		base = CondType
+	}
+	if size == base.Size && (align == 0 || align == base.Size) {
+		return base
+	}
+	k := [2]int64{int64(kind)<<32 | size, align}
+	syncMu.Lock()
+	defer syncMu.Unlock()
+	if t, ok := syncTypes[k]; ok {
+		return t
+	}
+	t := &Type{Kind: kind, Size: size, Align: align, Name: base.Name}
+	syncTypes[k] = t
+	return t
 }
 
 // Cells returns the number of scalar cells an object of type t occupies.
@@ -114,7 +155,7 @@ func (t *Type) Cells() int64 {
 		return t.Len * t.Elem.Cells()
 	case Struct, Union:
 		var n int64
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n += f.Type.Cells()
 		}
 		return n
@@ -122,6 +163,15 @@ func (t *Type) Cells() int64 {
 		return 0
 	}
 	return 1
+}
+
+// cellFields returns the fields that have cells: a union stored in one
+// member (Store) has that member's only; otherwise every field.
+func (t *Type) cellFields() []Field {
+	if t.Kind == Union && t.Store > 0 {
+		return t.Fields[t.Store-1 : t.Store]
+	}
+	return t.Fields
 }
 
 // FieldIndex returns the index of the named field, or -1.
@@ -136,6 +186,9 @@ func (t *Type) FieldIndex(name string) int {
 
 // FieldCell returns the cell offset of field i within a struct or union.
 func (t *Type) FieldCell(i int) int64 {
+	if t.Kind == Union && t.Store > 0 {
+		return 0 // every member's bytes are the storage member's
+	}
 	var n int64
 	for _, f := range t.Fields[:i] {
 		n += f.Type.Cells()
@@ -153,7 +206,7 @@ func (t *Type) CellType(c int64) *Type {
 		}
 		return t.Elem.CellType(c % ec)
 	case Struct, Union:
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n := f.Type.Cells()
 			if c < n {
 				return f.Type.CellType(c)
@@ -177,7 +230,7 @@ func (t *Type) CellPath(c int64) string {
 		}
 		return fmt.Sprintf("[%d]", c/ec) + t.Elem.CellPath(c%ec)
 	case Struct, Union:
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n := f.Type.Cells()
 			if c < n {
 				return "." + f.Name + f.Type.CellPath(c)

@@ -18,6 +18,10 @@ type Step struct {
 	Line      int               `json:"line,omitempty"`
 	Statement string            `json:"statement"`
 	Assigned  map[string]string `json:"assigned,omitempty"`
+	// Overflow says that the step overflows a signed operation, which C
+	// leaves undefined ("arithmetic overflow on signed + in x + 1"), when
+	// the program does not check it as a property.
+	Overflow string `json:"overflow,omitempty"`
 	// Hidden marks a step that does nothing visible (skip, declaration,
 	// jump).
 	Hidden bool `json:"-"`
@@ -71,7 +75,7 @@ func Steps(p *program.Program, run *program.Run) []Step {
 				if _, ok := st.Assigned[w.Loc]; !ok {
 					st.Order = append(st.Order, w.Loc)
 				}
-				st.Assigned[w.Loc] = w.Val.String()
+				st.Assigned[w.Loc] = p.ValueString(w.Val)
 				key := -1 // globals
 				if strings.Contains(w.Loc, "::") {
 					key = s.Thread
@@ -132,6 +136,8 @@ type Line struct {
 	Vals    []Store
 	Spawned []int // threads the line creates
 	Joined  []int // threads it joins
+	// Overflows are the signed overflows of its steps (Step.Overflow).
+	Overflows []string
 }
 
 // SourceLines folds steps into source lines, as CBMC users read a
@@ -169,6 +175,9 @@ func SourceLines(p *program.Program, steps []Step) []Line {
 		}
 		cur.Last = st.Step
 		stmts = append(stmts, st.Statement)
+		if st.Overflow != "" {
+			cur.Overflows = append(cur.Overflows, st.Overflow)
+		}
 		if st.Spawned > 0 {
 			cur.Spawned = append(cur.Spawned, st.Spawned)
 		}

@@ -20,6 +20,7 @@ type Outcome struct {
 	Property string `json:"property,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 	Proof    bool   `json:"proof"`
+	ProofBy  string `json:"proof_by,omitempty"` // what showed the proof (cegpv.Report.ProofBy)
 	Bounds   string `json:"bounds"`
 	// FoundWithin states the smaller bounds within which the backend
 	// found the violation (iterative deepening), when they differ.
@@ -31,6 +32,7 @@ type Outcome struct {
 	Beyond      string `json:"beyond,omitempty"`
 	Mode        string `json:"mode"`
 	Backend     string `json:"backend"`
+	DataModel   string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
 	DecidedBy string     `json:"decided_by,omitempty"`
@@ -89,7 +91,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Stats = Stats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
 	o.Verdict = r.Verdict.SVCOMP()
-	o.Property, o.Reason, o.Err, o.Proof = r.Property, r.Reason, r.Err, r.Proof
+	o.Property, o.Reason, o.Err, o.Proof, o.ProofBy = r.Property, r.Reason, r.Err, r.Proof, r.ProofBy
 	o.Bounds = r.Bounds.String()
 	if r.FoundWithin != nil {
 		o.FoundWithin = r.FoundWithin.String()
@@ -99,6 +101,11 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Run = r.Run
 	if r.Run != nil {
 		o.Trace = Steps(r.Program, r.Run)
+		for _, ov := range r.Overflows {
+			if ov.Step < len(o.Trace) {
+				o.Trace[ov.Step].Overflow = ov.Msg
+			}
+		}
 	}
 	if cr := r.Loop; cr != nil {
 		cs := &LoopStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}

@@ -643,7 +643,7 @@ func (s *Session) result(v backend.Verdict, reason string) backend.Result {
 	if v == backend.Safe && s.enc.capCut {
 		// the cap of the model cut some run: the answer holds for the
 		// runs within it only, and says so
-		r.Bounds.ThreadCap = maxThreads
+		r.Bounds.ThreadCap = s.bounds.MaxThreadsOrDefault()
 	}
 	if s.opts.KeepFormula {
 		r.Log = s.solver.Transcript()

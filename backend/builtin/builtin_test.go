@@ -295,7 +295,7 @@ func progFile(t *testing.T, f string) (string, backend.Bounds, *program.Program,
 		t.Fatal(err)
 	}
 	want, b := expectations(string(src))
-	p, err := lowerTimeout(f, 20*time.Second)
+	p, err := lowerTimeout(f, testenv.ModelOf(src), 20*time.Second)
 	return want, b, p, err
 }
 
@@ -422,7 +422,7 @@ func BenchmarkEncode(b *testing.B) {
 	dir := filepath.Dir(m)
 	for _, f := range []string{"pthread-wmm/mix000_power.oepc_false-unreach-call.c", "pthread-ext/01_inc_true-unreach-call.c"} {
 		b.Run(filepath.Base(f), func(b *testing.B) {
-			p, err := lowerTimeout(filepath.Join(dir, f), 30*time.Second)
+			p, err := lowerTimeout(filepath.Join(dir, f), program.ILP32, 30*time.Second) // the 2015 set is ILP32
 			if err != nil {
 				b.Skipf("front end: %v", err)
 			}

@@ -15,9 +15,8 @@ import (
 )
 
 const (
-	objW       = 16   // width of object ids in pointers
-	maxCells   = 4096 // cells of one object
-	maxThreads = 64
+	objW     = 16   // width of object ids in pointers
+	maxCells = 4096 // cells of one object
 )
 
 // enc is the symbolic execution of one program under bounds; it produces
@@ -53,7 +52,7 @@ type enc struct {
 	cellEv           map[cellKey]*cellEvents
 	asserts          []*stepRec
 	cuts             []*term // unwinding (and thread-bound) cut guards
-	capCut           bool    // a spawn was cut at maxThreads (not at Bounds.Threads)
+	capCut           bool    // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
 	bad              []badRec
 	spawns           []*stepRec
 	joins            []joinRec
@@ -383,6 +382,14 @@ func (e *enc) initCells(o *object, off int64, t *program.Type, x program.Expr) {
 				e.initCells(o, off+int64(i)*ec, t.Elem, el)
 			}
 		case program.Struct, program.Union:
+			if t.Kind == program.Union && t.Store > 0 {
+				y, ok := program.StorageInit(t, x)
+				if !ok {
+					e.unsupported(o.initPos(e), "initializer of union %s in %s: not a constant", t.Name, o.name)
+				}
+				e.initCells(o, off, t.Fields[t.Store-1].Type, y)
+				return
+			}
 			for i, el := range x.Elems {
 				if i < len(t.Fields) {
 					e.initCells(o, off+t.FieldCell(i), t.Fields[i].Type, el)
@@ -765,7 +772,9 @@ func (e *enc) convertCell(v val, t *program.Type) val {
 			if v.t.c && v.t.v == 0 {
 				return e.zeroVal(t)
 			}
-			e.unsupported(program.Pos{}, "integer stored into a pointer cell")
+			// an integer address (object 0, the offset the integer), as
+			// the interpreter keeps it and convert makes it
+			return val{obj: bvc(objW, 0), t: resize(v.t, e.offW, false), pts: []int{}}
 		}
 		return v
 	}

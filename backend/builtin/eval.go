@@ -50,6 +50,9 @@ func (e *enc) eval(c *ectx, x program.Expr, g *term) val {
 			return e.addr(c.st, c, x, g)
 		}
 		return e.load(c, e.addr(c.st, c, x, g), x.T, g)
+	case *program.ThreadID:
+		// the value Spawn stored in the thread's handle (concur.go)
+		return val{t: resize(c.th.tid, x.T.Bits(), false)}
 	case *program.Index, *program.FieldSel:
 		if x.Type().Kind == program.Array {
 			return e.addr(c.st, c, x, g)
@@ -181,6 +184,12 @@ func (e *enc) binary(c *ectx, x *program.Binary, g *term) val {
 	a := e.eval(c, x.X, g)
 	b := e.eval(c, x.Y, g)
 	xt, yt := x.X.Type(), x.Y.Type()
+	switch x.Op {
+	case program.LAnd: // truth values of integers or pointers
+		return e.boolVal(and(e.cond(a), e.cond(b)), x.T)
+	case program.LOr:
+		return e.boolVal(or(e.cond(a), e.cond(b)), x.T)
+	}
 	if a.obj != nil || b.obj != nil || isPtrType(xt) || isPtrType(yt) {
 		return e.ptrBinary(c, x, a, b)
 	}
@@ -229,10 +238,6 @@ func (e *enc) binary(c *ectx, x *program.Binary, g *term) val {
 		}
 		big := cmp("bvuge", amt, bvc(64, uint64(w)))
 		return val{t: e.name(ite(big, bin(op, a.t, bvc(w, uint64(w))), bin(op, a.t, resize(amt, w, false))))}
-	case program.LAnd:
-		return e.boolVal(and(e.cond(a), e.cond(b)), x.T)
-	case program.LOr:
-		return e.boolVal(or(e.cond(a), e.cond(b)), x.T)
 	}
 	var r *term
 	switch x.Op {
@@ -261,16 +266,6 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-func elemCells(pt *program.Type) int64 {
-	if pt.Kind != program.Pointer || pt.Elem == nil {
-		return 1
-	}
-	if n := pt.Elem.Cells(); n > 0 {
-		return n
-	}
-	return 1
-}
-
 func (e *enc) ptrBinary(c *ectx, x *program.Binary, a, b val) val {
 	xt, yt := x.X.Type(), x.Y.Type()
 	switch x.Op {
@@ -294,15 +289,18 @@ func (e *enc) ptrBinary(c *ectx, x *program.Binary, a, b val) val {
 		if isPtrType(xt) && isPtrType(yt) && x.Op == program.Sub {
 			e.badIf(c, and(c.st.g, not(eq(a.obj, b.obj))), "subtraction of pointers into different objects")
 			d := bin("bvsub", a.t, b.t)
-			ec := elemCells(xt)
-			if ec != 1 {
-				d = bin("bvsdiv", d, bvc(e.offW, uint64(ec)))
+			es := program.ElemSize(xt)
+			if es == 0 {
+				e.unsupported(c.in.Pos, "subtraction of pointers to a type of size 0")
+			}
+			if es != 1 {
+				d = bin("bvsdiv", d, bvc(e.offW, uint64(es)))
 			}
 			return val{t: resize(d, x.T.Bits(), true)}
 		}
 		if isPtrType(xt) && b.obj == nil {
 			ysigned := yt.Kind == program.Int && yt.Signed
-			d := bin("bvmul", resize(b.t, e.offW, ysigned), bvc(e.offW, uint64(elemCells(xt))))
+			d := bin("bvmul", resize(b.t, e.offW, ysigned), bvc(e.offW, uint64(program.ElemSize(xt))))
 			if x.Op == program.Sub {
 				d = bin("bvsub", bvc(e.offW, 0), d)
 			}
@@ -348,12 +346,12 @@ func (e *enc) addr(st *state, c *ectx, x program.Expr, g *term) val {
 			// out of bounds is an execution error
 			e.badIf(c, and(g, not(cmp("bvult", idx, bvc(e.offW, uint64(at.Len))))), "array index out of bounds")
 		}
-		d := bin("bvmul", idx, bvc(e.offW, uint64(at.Elem.Cells())))
+		d := bin("bvmul", idx, bvc(e.offW, uint64(at.Elem.Size)))
 		base.t = e.name(bin("bvadd", base.t, d))
 		return base
 	case *program.FieldSel:
 		base := e.addr(st, c, x.X, g)
-		base.t = bin("bvadd", base.t, bvc(e.offW, uint64(x.X.Type().FieldCell(x.Field))))
+		base.t = bin("bvadd", base.t, bvc(e.offW, uint64(x.X.Type().FieldOffset(x.Field))))
 		return base
 	case *program.Deref:
 		v := e.eval(c, x.X, g)
@@ -366,25 +364,29 @@ func (e *enc) addr(st *state, c *ectx, x program.Expr, g *term) val {
 	return val{}
 }
 
+// cand is one cell an access may designate: cell k of o, at distance
+// delta from its first byte, how the model computes the access there
+// (program.Byte for a character access inside an integer cell, Whole
+// otherwise), under cond.
 type cand struct {
-	o    *object
-	k    int64
-	cond *term
+	o     *object
+	k     int64
+	delta int64
+	size  int64 // bytes of the access (program.Byte)
+	acc   program.Access
+	cond  *term
 }
 
-func compatible(ct, t *program.Type) bool {
-	if isPtrType(ct) || isPtrType(t) {
-		return isPtrType(ct) && isPtrType(t)
-	}
-	if ct.Kind == program.Void || t.Kind == program.Void {
-		return false
-	}
-	return ct.Bits() == t.Bits()
-}
+func compatible(ct, t *program.Type) bool { return program.Compatible(ct, t) }
 
 // cands resolves a pointer to the cells it may designate for an access of
-// scalar type t (a write when write is set). Accesses outside every
-// candidate are recorded as bad.
+// scalar type t (a write when write is set), by the byte offset the pointer
+// holds (program.Type.Resolve, the interpreter's rule). Accesses outside
+// every object are recorded as bad ("invalid memory access"), and so are
+// accesses inside an object that the model does not compute exactly
+// ("not modelled": a byte of an address, an int read through a short, a
+// read of padding); a character write to a padding byte is valid and
+// changes nothing.
 //
 // A heap block of symbolic size models only its first ncells cells (see
 // allocStep). A write to a valid cell beyond them is dropped: it is valid,
@@ -392,7 +394,8 @@ func compatible(ct, t *program.Type) bool {
 func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand {
 	objs := e.targets(p)
 	var out []cand
-	var valid []*term
+	var valid, inside []*term
+	at := func(b int64) *term { return eq(p.t, bvc(e.offW, uint64(b))) }
 	for _, o := range objs {
 		if o.fn != "" || o.id == 0 {
 			continue
@@ -404,11 +407,36 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 		if o.heap && e.frees {
 			e.checkLive(c, o, e.name(and(g, oc)), "access to a freed heap block")
 		}
-		try := func(k int64) {
-			if !compatible(o.cellType(k), t) {
+		size := o.typ.Size
+		if o.symCount {
+			size = e.modelledBytes(o)
+		}
+		// the access's bytes lie inside the object (its modelled part)
+		if size >= t.Size {
+			in := and(oc, cmp("bvule", p.t, bvc(e.offW, uint64(size-t.Size))))
+			if p.t.c && p.t.v > uint64(size-t.Size) {
+				in = tFalse
+			}
+			if !isFalse(in) {
+				inside = append(inside, e.name(in))
+			}
+		}
+		try := func(b int64) {
+			if b < 0 || b+t.Size > size {
 				return
 			}
-			kc := and(oc, eq(p.t, bvc(e.offW, uint64(k))))
+			k, d, acc := o.typ.Resolve(b, t)
+			switch acc {
+			case program.Whole, program.Byte:
+			case program.Pad:
+				if write {
+					valid = append(valid, and(oc, at(b)))
+				}
+				return
+			default:
+				return
+			}
+			kc := and(oc, at(b))
 			if o.symCount {
 				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o)))
 			}
@@ -416,25 +444,27 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 				return
 			}
 			kc = e.name(kc)
-			out = append(out, cand{o: o, k: k, cond: kc})
+			out = append(out, cand{o: o, k: k, delta: d, size: t.Size, acc: acc, cond: kc})
 			valid = append(valid, kc)
 		}
 		if p.t.c {
-			if p.t.v < uint64(o.ncells) {
-				try(int64(p.t.v))
-			}
+			try(int64(p.t.v))
 		} else {
 			lim := o.ncells
 			if !o.symCount && lim > e.varIndexCap() {
 				lim = e.varIndexCap()
 			}
-			for k := int64(0); k < lim; k++ {
-				try(k)
+			limB := size
+			if lim < o.ncells {
+				limB = o.typ.CellOffset(lim)
+			}
+			for _, b := range e.accessOffsets(o.typ, t, limB) {
+				try(b)
 			}
 			if lim < o.ncells {
-				// cells a variable index reaches beyond the cap: not
+				// bytes a variable index reaches beyond the cap: not
 				// modelled, an access there makes the check UNKNOWN
-				beyond := and(oc, cmp("bvuge", p.t, bvc(e.offW, uint64(lim))), cmp("bvult", p.t, bvc(e.offW, uint64(o.ncells))))
+				beyond := and(oc, cmp("bvuge", p.t, bvc(e.offW, uint64(limB))), cmp("bvult", p.t, bvc(e.offW, uint64(size))))
 				if !isFalse(beyond) {
 					beyond = e.name(beyond)
 					valid = append(valid, beyond)
@@ -443,7 +473,7 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 			}
 		}
 		if o.symCount {
-			beyond := and(oc, cmp("bvuge", p.t, bvc(e.offW, uint64(o.ncells))), cmp("bvult", p.t, e.countOf(o)), e.elemTypeAt(o, p.t, t))
+			beyond := and(oc, cmp("bvuge", p.t, bvc(e.offW, uint64(size))), cmp("bvult", p.t, e.countBytes(o)), e.elemTypeAt(o, p.t, t))
 			if !isFalse(beyond) {
 				beyond = e.name(beyond)
 				if write {
@@ -451,11 +481,71 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 				} else {
 					e.badIf(c, and(g, beyond), fmt.Sprintf("read beyond the first %d cells of a heap block of symbolic size (not modelled)", o.ncells))
 				}
+				inside = append(inside, beyond)
 			}
 		}
 	}
-	e.badIf(c, and(g, not(or(valid...))), "invalid memory access")
+	ok := or(valid...)
+	e.badIf(c, and(g, not(ok), or(inside...)), fmt.Sprintf("not modelled: %s of %s at a byte the model does not compute exactly (a byte of an address, padding, part of a larger scalar through a non-character type, or overlapping union members)", pick(write, "write", "read"), t))
+	e.badIf(c, and(g, not(ok), not(or(inside...))), "invalid memory access")
 	return out
+}
+
+// accessOffsets returns the byte offsets below lim at which an access of
+// type t may designate a cell of an object of type ot (Resolve decides
+// which do): the first byte of every cell, for an integer access every
+// byte it fits from inside an integer cell, and for a character access
+// every byte of the object.
+func (e *enc) accessOffsets(ot, t *program.Type, lim int64) []int64 {
+	var out []int64
+	if program.IsCharType(t) {
+		for b := int64(0); b < lim; b++ {
+			out = append(out, b)
+		}
+		return out
+	}
+	seen := map[int64]bool{}
+	for k := int64(0); k < ot.Cells(); k++ {
+		b := ot.CellOffset(k)
+		if b >= lim {
+			break
+		}
+		last := b // an integer access may also lie inside an integer cell
+		if ct := ot.CellType(k); t.Kind == program.Int && ct.IsInteger() {
+			last = b + program.ValueBytes(ct) - t.Size
+		}
+		for x := b; x <= last; x++ {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+// modelledBytes is the byte size of the first ncells cells of heap block o
+// of symbolic size (an array).
+func (e *enc) modelledBytes(o *object) int64 {
+	ec := o.typ.Elem.Cells()
+	if ec == 0 {
+		return 0
+	}
+	return o.ncells / ec * o.typ.Elem.Size
+}
+
+// countBytes is the byte size of heap block o of symbolic size: its
+// count of valid cells in elements times the element's size.
+func (e *enc) countBytes(o *object) *term {
+	ec, es := o.typ.Elem.Cells(), o.typ.Elem.Size
+	n := e.countOf(o)
+	if ec != 1 {
+		n = bin("bvudiv", n, bvc(e.offW, uint64(ec)))
+	}
+	if es != 1 {
+		n = bin("bvmul", n, bvc(e.offW, uint64(es)))
+	}
+	return n
 }
 
 // targets returns the objects pointer p may point into.
@@ -504,20 +594,20 @@ func (e *enc) checkLive(c *ectx, o *object, g *term, why string) {
 	e.badIf(c, and(g, eq(lv.t, bvc(1, 0))), why)
 }
 
-// elemTypeAt is the condition that the cell at offset off of heap block o
-// (an array) has a type compatible with t.
+// elemTypeAt is the condition that an access of type t at byte offset off
+// of heap block o (an array) designates a cell of an element exactly.
 func (e *enc) elemTypeAt(o *object, off *term, t *program.Type) *term {
 	el := o.typ.Elem
-	ec := el.Cells()
 	var alts []*term
-	for j := int64(0); j < ec; j++ {
-		if !compatible(el.CellType(j), t) {
+	for j := int64(0); j+t.Size <= el.Size; j++ {
+		_, _, acc := el.Resolve(j, t)
+		if acc != program.Whole && acc != program.Byte {
 			continue
 		}
-		if ec == 1 {
-			return tTrue
+		if el.Size == t.Size && j == 0 {
+			return eq(bin("bvurem", off, bvc(e.offW, uint64(el.Size))), bvc(e.offW, 0))
 		}
-		alts = append(alts, eq(bin("bvurem", off, bvc(e.offW, uint64(ec))), bvc(e.offW, uint64(j))))
+		alts = append(alts, eq(bin("bvurem", off, bvc(e.offW, uint64(el.Size))), bvc(e.offW, uint64(j))))
 	}
 	return or(alts...)
 }
@@ -528,31 +618,71 @@ func (e *enc) load(c *ectx, p val, t *program.Type, g *term) val {
 	if len(cs) == 0 {
 		return e.freshVal("u", t)
 	}
-	if len(cs) == 1 {
-		return e.readCell(c.st, c.th, c.in, cs[0].o, cs[0].k)
-	}
 	var r val
 	for i := len(cs) - 1; i >= 0; i-- {
-		v := e.readCell(c.st, c.th, c.in, cs[i].o, cs[i].k)
+		v := e.readAt(c, cs[i], t, g)
 		if i == len(cs)-1 {
 			r = v
 		} else {
 			r = iteVal(cs[i].cond, v, r)
 		}
 	}
+	if len(cs) == 1 {
+		return r
+	}
 	return e.nameVal(r)
+}
+
+// readAt reads candidate cd for an access of type t: the cell, or for a
+// character access its byte cd.delta (little-endian).
+func (e *enc) readAt(c *ectx, cd cand, t *program.Type, g *term) val {
+	v := e.readCell(c.st, c.th, c.in, cd.o, cd.k)
+	if cd.acc != program.Byte {
+		return v
+	}
+	if v.obj != nil {
+		e.badIf(c, and(g, cd.cond), "not modelled: a byte of an address")
+		return e.freshVal("u", t)
+	}
+	w := v.t.w
+	bits := v.t
+	if sh := 8 * cd.delta; sh > 0 {
+		bits = bin("bvlshr", bits, bvc(w, uint64(sh)))
+	}
+	return val{t: resize(bits, int(8*t.Size), false)}
 }
 
 // store writes scalar v of type t at p.
 func (e *enc) store(c *ectx, p val, t *program.Type, v val, g *term) {
 	cs := e.cands(c, p, t, g, true)
 	if len(cs) == 1 && isTrue(cs[0].cond) {
-		e.writeCell(c.st, c.th, c.in, cs[0].o, cs[0].k, tTrue, v, g, c.rec)
+		e.writeCell(c.st, c.th, c.in, cs[0].o, cs[0].k, tTrue, e.byteUpdate(c, cs[0], v, g), g, c.rec)
 		return
 	}
 	for _, cd := range cs {
-		e.writeCell(c.st, c.th, c.in, cd.o, cd.k, cd.cond, v, e.name(and(g, cd.cond)), c.rec)
+		e.writeCell(c.st, c.th, c.in, cd.o, cd.k, cd.cond, e.byteUpdate(c, cd, v, g), e.name(and(g, cd.cond)), c.rec)
 	}
+}
+
+// byteUpdate is the value cell cd holds after a store of v at it: v, or
+// for a character access the cell with byte cd.delta replaced by v.
+func (e *enc) byteUpdate(c *ectx, cd cand, v val, g *term) val {
+	if cd.acc != program.Byte {
+		return v
+	}
+	old := e.readCell(c.st, c.th, c.in, cd.o, cd.k)
+	if old.obj != nil || v.obj != nil {
+		e.badIf(c, and(g, cd.cond), "not modelled: a byte of an address")
+		return old
+	}
+	w, n := old.t.w, int(8*cd.size)
+	if w <= n {
+		return val{t: resize(v.t, w, false)}
+	}
+	sh := uint64(8 * cd.delta)
+	b := bin("bvshl", resize(resize(v.t, n, false), w, false), bvc(w, sh))
+	keep := bvc(w, mask(w)&^(mask(n)<<sh))
+	return val{t: e.name(bin("bvor", bin("bvand", old.t, keep), b))}
 }
 
 // loadCells reads the n cells of an aggregate value.
@@ -589,16 +719,79 @@ func (e *enc) loadCells(c *ectx, x program.Expr, g *term) []val {
 		e.unsupported(c.in.Pos, "aggregate value %s", program.ExprString(x))
 	}
 	p := e.addr(c.st, c, x, g)
+	cs := e.aggCands(c, p, t, g)
 	out := make([]val, n)
 	for i := range out {
 		ct := t.CellType(int64(i))
-		q := p
-		q.t = bin("bvadd", p.t, bvc(e.offW, uint64(i)))
-		if ct.Kind == program.Void {
+		if ct.Kind == program.Void || len(cs) == 0 {
+			if len(cs) == 0 && ct.Kind != program.Void {
+				out[i] = e.freshVal("u", ct)
+			}
 			continue
 		}
-		out[i] = e.load(c, q, ct, g)
+		var r val
+		for j := len(cs) - 1; j >= 0; j-- {
+			v := e.convertCell(e.readCell(c.st, c.th, c.in, cs[j].o, cs[j].k+int64(i)), ct)
+			if j == len(cs)-1 {
+				r = v
+			} else {
+				r = e.nameVal(iteVal(cs[j].cond, v, r))
+			}
+		}
+		out[i] = r
 	}
+	return out
+}
+
+// aggCands resolves a pointer to the places where an aggregate of type t
+// may lie: cand.k is the first of its cells, and the object's cells from
+// there have t's layout (the interpreter's program.Type.AggregateAt). Any
+// other place is bad.
+func (e *enc) aggCands(c *ectx, p val, t *program.Type, g *term) []cand {
+	var out []cand
+	var valid []*term
+	n := t.Cells()
+	for _, o := range e.targets(p) {
+		if o.fn != "" || o.id == 0 {
+			continue
+		}
+		oc := eq(p.obj, bvc(objW, uint64(o.id)))
+		if isFalse(oc) {
+			continue
+		}
+		if o.heap && e.frees {
+			e.checkLive(c, o, e.name(and(g, oc)), "access to a freed heap block")
+		}
+		try := func(b int64) {
+			k, ok := o.typ.AggregateAt(b, t)
+			if !ok || k+n > o.ncells {
+				return
+			}
+			kc := and(oc, eq(p.t, bvc(e.offW, uint64(b))))
+			if o.symCount {
+				kc = and(kc, cmp("bvule", bvc(e.offW, uint64(k+n)), e.countOf(o)))
+			}
+			if isFalse(kc) {
+				return
+			}
+			kc = e.name(kc)
+			out = append(out, cand{o: o, k: k, acc: program.Whole, cond: kc})
+			valid = append(valid, kc)
+		}
+		if p.t.c {
+			try(int64(p.t.v))
+			continue
+		}
+		lim := min(o.ncells, max(e.varIndexCap(), n))
+		seen := map[int64]bool{}
+		for k := int64(0); k < lim; k++ {
+			if b := o.typ.CellOffset(k); !seen[b] {
+				seen[b] = true
+				try(b)
+			}
+		}
+	}
+	e.badIf(c, and(g, not(or(valid...))), fmt.Sprintf("access of %s where no object has its layout (invalid memory access, or beyond the cells modelled for a variable index)", t))
 	return out
 }
 
@@ -612,13 +805,17 @@ func (e *enc) storeAt(c *ectx, p val, t *program.Type, vals []val, g *term) {
 		e.store(c, p, t, vals[0], g)
 		return
 	}
-	for i, v := range vals {
-		ct := t.CellType(int64(i))
-		if ct.Kind == program.Void {
-			continue
+	for _, cd := range e.aggCands(c, p, t, g) {
+		for i, v := range vals {
+			ct := t.CellType(int64(i))
+			if ct.Kind == program.Void {
+				continue
+			}
+			if len(e.targets(p)) == 1 && isTrue(cd.cond) {
+				e.writeCell(c.st, c.th, c.in, cd.o, cd.k+int64(i), tTrue, v, g, c.rec)
+				continue
+			}
+			e.writeCell(c.st, c.th, c.in, cd.o, cd.k+int64(i), cd.cond, v, e.name(and(g, cd.cond)), c.rec)
 		}
-		q := p
-		q.t = bin("bvadd", p.t, bvc(e.offW, uint64(i)))
-		e.store(c, q, ct, v, g)
 	}
 }

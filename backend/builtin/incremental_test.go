@@ -128,7 +128,7 @@ func visibleSeq(run *program.Run, keys []string, visible map[program.Label]bool)
 
 func lowerProg(t *testing.T, pr testenv.Prog) *program.Program {
 	t.Helper()
-	p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
+	p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{Model: pr.Model})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestBlockersKeepRealRuns(t *testing.T) {
 		}
 	}
 	const queue = "../../../shared/bench/sv-comp15/pthread/queue_false-unreach-call.cil.c"
-	if p, err := lowerTimeout(queue, 20*time.Second); err == nil {
+	if p, err := lowerTimeout(queue, program.ILP32, 20*time.Second); err == nil {
 		tasks = append(tasks, task{"queue_false.cil.c", p, backend.Bounds{Unwind: 5}})
 	} else {
 		t.Logf("without %s: %v", queue, err)

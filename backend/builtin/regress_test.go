@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -400,12 +401,14 @@ int main() {
 	})
 }
 
-// The encoding has at most maxThreads threads in a run. A program that
-// needs more (65 threads each incrementing a counter under a lock, then
-// assert(counter != 65): violated; gcc -pthread runs fail the assertion
-// every time) must not get a TRUE that blames only the unwinding: the
-// answer states the cap (issue 14). With 5 threads the cap cuts nothing
-// and the violation is found.
+// The encoding has at most Bounds.MaxThreads threads in a run (main
+// included; 0: backend.DefaultMaxThreads). A program that needs more (N
+// threads each incrementing a counter under a lock, then assert(counter
+// != N): violated; gcc -pthread runs fail the assertion every time) must
+// not get a TRUE that blames only the unwinding: the answer states the
+// cap (issue 14) with its number. With 5 threads the default cap cuts
+// nothing and the violation is found; with --max-threads 5 the fifth
+// spawn (the sixth thread) is cut.
 func TestThreadCapStated(t *testing.T) {
 	needZ3(t)
 	const src = `#include <pthread.h>
@@ -422,19 +425,21 @@ int main(void) {
 }
 `
 	for _, tc := range []struct {
-		n    int
-		want backend.Verdict
-		cap  int
+		n, max int
+		want   backend.Verdict
+		cap    int
 	}{
-		{65, backend.Safe, maxThreads}, // the 65th spawn is cut: bounded by the cap, and it says so
-		{5, backend.Unsafe, 0},
+		{65, 0, backend.Safe, backend.DefaultMaxThreads}, // the 65th spawn is cut: bounded by the cap, and it says so
+		{5, 0, backend.Unsafe, 0},
+		{5, 5, backend.Safe, 5},
+		{5, 6, backend.Unsafe, 0},
 	} {
 		p := lower(t, "cap.c", strings.ReplaceAll(src, "NTHR", strconv.Itoa(tc.n)))
-		res := check(t, p, backend.Bounds{Unwind: tc.n + 1})
+		res := check(t, p, backend.Bounds{Unwind: tc.n + 1, MaxThreads: tc.max})
 		if res.Verdict != tc.want || res.Bounds.ThreadCap != tc.cap {
-			t.Errorf("%d threads: %v, bounds %q; want %v with thread cap %d", tc.n, res.Verdict, res.Bounds, tc.want, tc.cap)
+			t.Errorf("%d threads, max %d: %v, bounds %q; want %v with thread cap %d", tc.n, tc.max, res.Verdict, res.Bounds, tc.want, tc.cap)
 		}
-		if tc.cap > 0 && !strings.Contains(res.Bounds.String(), "at most 64 threads") {
+		if tc.cap > 0 && !strings.Contains(res.Bounds.String(), fmt.Sprintf("at most %d threads in a run", tc.cap)) {
 			t.Errorf("%d threads: the bounds %q do not state the cap", tc.n, res.Bounds)
 		}
 	}

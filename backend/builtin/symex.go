@@ -742,7 +742,7 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 		lhs = &a
 	}
 	n := e.siteCnt[in.Label]
-	if e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= maxThreads {
+	if e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= e.b.MaxThreadsOrDefault() {
 		// thread bound: cut this path here; the cap of the model (not a
 		// bound the user gave) is stated by a Safe answer
 		if !(e.b.Threads > 0 && n >= e.b.Threads) {

@@ -16,7 +16,8 @@ import (
 //   - the spawn's argument is a constant, or the function ignores it;
 //   - the thread handle is not stored, or stored in a variable that the
 //     program never reads nor takes the address of;
-//   - the program has no join (a join names a thread by its id).
+//   - the program has no join (a join names a thread by its id) and no
+//     pthread_self (program.ThreadID).
 //
 // Canonical order: let F(t) be the clock of the first executed block of t
 // after its start (its first shared access, lock or spawn). For instances
@@ -99,6 +100,9 @@ func (e *enc) firstBlock(th *thread) (some *term, clock *term) {
 // symmetricProgram says whether the program lets thread instances be
 // permuted at all: it has no join.
 func (e *enc) symmetricProgram() bool {
+	if program.HasThreadID(e.p) { // pthread_self() tells instances apart
+		return false
+	}
 	for _, f := range e.p.Funcs {
 		for _, in := range f.Body {
 			if in.Op == program.OpJoin {

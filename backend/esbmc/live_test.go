@@ -33,7 +33,7 @@ func TestLiveProgs(t *testing.T) {
 			continue
 		}
 		t.Run(strings.TrimSuffix(pg.Name, ".c"), func(t *testing.T) {
-			p, err := frontend.Lower(filepath.Base(pg.Path), pg.Src, frontend.Options{})
+			p, err := frontend.Lower(filepath.Base(pg.Path), pg.Src, frontend.Options{Model: pg.Model})
 			if err != nil {
 				t.Skipf("front end: %v", err)
 			}

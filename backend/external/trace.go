@@ -229,6 +229,16 @@ func (f *follower) state(s State, lab program.Label) error {
 	return nil
 }
 
+func hasThreadID(e program.Expr) bool {
+	found := false
+	program.Walk(e, func(x program.Expr) bool {
+		_, ok := x.(*program.ThreadID)
+		found = found || ok
+		return !found
+	})
+	return found
+}
+
 func isProbe(lhs string) bool { _, _, ok := probeOf(lhs); return ok }
 
 // runInvisible executes thread t's next instructions while they show no
@@ -300,6 +310,15 @@ func (f *follower) unblock(t int) bool {
 				continue
 			case in.Op == program.OpGoto, in.Op == program.OpSkip, in.Op == program.OpAssume, in.Op == program.OpLock, in.Op == program.OpUnlock,
 				in.Op == program.OpAtomicBegin, in.Op == program.OpAtomicEnd, in.Op == program.OpReturn, in.Op == program.OpJoin, in.Op == program.OpExit:
+			case in.Op == program.OpCall && in.Lhs == nil:
+				// binds only the callee's parameters, which ESBMC's
+				// sliced trace leaves out when nothing reads them (a
+				// call of a function that ends the thread with
+				// pthread_exit, which a join waits for)
+			case in.Op == program.OpAssign && hasThreadID(in.Rhs):
+				// ESBMC 8.4's trace does not show the store of
+				// pthread_self()'s result (a library call's return); its
+				// value is the thread's id, whatever the trace
 			default:
 				i = maxAdvance
 				continue

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"strings"
 
 	"cegpv.dev/cegpv/program"
@@ -17,12 +16,14 @@ type zeroSource struct{}
 
 func (zeroSource) Next(*program.Type) program.Value { return program.Value{} }
 
-// Loc is a location: a cell of an object. obj is nil for an invalid
-// location (through NULL or an integer address); bits then holds the
-// address for messages.
+// Loc is a location: a byte offset of an object, and the type of the
+// lvalue that designates it (nil when the access gives it). obj is nil for
+// an invalid location (through NULL or an integer address); bits then
+// holds the address for messages.
 type Loc struct {
 	Obj  *Object
-	Off  int64
+	Off  int64 // bytes
+	T    *program.Type
 	bits int64
 	why  string // for obj == nil: what is wrong
 }
@@ -66,8 +67,9 @@ func boolVal(b bool) program.Value {
 	return program.Value{}
 }
 
-// check validates an access of n cells at l.
-func (c *ctx) check(l Loc, n int64, what string) {
+// check validates an access of size bytes at l: a live object, within
+// its bounds.
+func (c *ctx) check(l Loc, size int64, what string) {
 	if l.Obj == nil {
 		if l.why != "" {
 			fail("%s %s", what, l.why)
@@ -83,37 +85,122 @@ func (c *ctx) check(l Loc, n int64, what string) {
 		}
 		fail("%s of %s after its activation ended (dangling pointer)", what, l.Obj.Name)
 	}
-	if l.Off < 0 || l.Off+n > int64(len(l.Obj.Cells)) {
-		fail("%s out of bounds: cells [%d,%d) of %s, which has %d", what, l.Off, l.Off+n, l.Obj.Name, len(l.Obj.Cells))
+	if size == 0 {
+		size = 1
+	}
+	if l.Off < 0 || l.Off+size > l.Obj.typ.Size {
+		fail("%s out of bounds: bytes [%d,%d) of %s, which has %d", what, l.Off, l.Off+size, l.Obj.Name, l.Obj.typ.Size)
 	}
 }
 
-func (c *ctx) read(l Loc, n int64) []program.Value {
-	c.check(l, n, "read")
-	return append([]program.Value(nil), l.Obj.Cells[l.Off:l.Off+n]...)
+// unmodelled ends the execution at an access the model does not compute
+// exactly (program.Unmodelled): the run is not followed further, and a
+// verdict that depends on it is UNKNOWN naming the access.
+func unmodelled(format string, args ...any) {
+	fail("not modelled: "+format, args...)
 }
 
-// store writes cells at l and records the writes.
-func (c *ctx) store(l Loc, vals []program.Value) {
-	c.check(l, int64(len(vals)), "write")
+// slot resolves a scalar access of type t at l (program.Type.Resolve).
+func (c *ctx) slot(l Loc, t *program.Type, what string) (int64, int64, program.Access) {
+	c.check(l, t.Size, what)
+	cell, delta, acc := l.Obj.typ.Resolve(l.Off, t)
+	if acc == program.Unmodelled {
+		if cell < 0 {
+			unmodelled("%s of %s at byte %d of %s, which is not the start of a member of that type", what, t, l.Off, l.Obj.Name)
+		}
+		unmodelled("%s of %s at byte %d of %s, in %s (%s)", what, t, l.Off, l.Obj.Name, l.Obj.Name+l.Obj.typ.CellPath(cell), l.Obj.typ.CellType(cell))
+	}
+	return cell, delta, acc
+}
+
+// load reads a scalar of type t at l.
+func (c *ctx) load(l Loc, t *program.Type) program.Value {
+	cell, delta, acc := c.slot(l, t, "read")
+	switch acc {
+	case program.Whole:
+		v := l.Obj.Cells[cell]
+		if v.Obj != "" {
+			return v
+		}
+		return Normalize(t, v)
+	case program.Byte:
+		v := l.Obj.Cells[cell]
+		if v.Obj != "" {
+			unmodelled("read of byte %d of the address held by %s", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
+		}
+		return Normalize(t, program.Value{Bits: int64(uint64(v.Bits) >> (8 * uint(delta)) & byteMask(t.Size))})
+	}
+	unmodelled("read of a padding byte (byte %d of %s), whose value C leaves unspecified", l.Off, l.Obj.Name)
+	return program.Value{}
+}
+
+// byteMask is the mask of the low n bytes.
+func byteMask(n int64) uint64 {
+	if n >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*uint(n)) - 1
+}
+
+// storeScalar writes one value of type t (nil: the lvalue's, l.T) at l.
+func (c *ctx) storeScalar(l Loc, v program.Value, t *program.Type) {
+	if t == nil {
+		t = l.T
+	}
+	cell, delta, acc := c.slot(l, t, "write")
+	switch acc {
+	case program.Whole:
+		c.writeCells(l.Obj, cell, []program.Value{Normalize(t, v)})
+	case program.Byte:
+		old := l.Obj.Cells[cell]
+		if old.Obj != "" || v.Obj != "" {
+			unmodelled("write of byte %d of %s, which holds an address or receives one", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
+		}
+		sh, m := 8*uint(delta), byteMask(t.Size)
+		b := uint64(v.Bits) & m
+		nv := (uint64(old.Bits) &^ (m << sh)) | b<<sh
+		c.writeCells(l.Obj, cell, []program.Value{{Bits: int64(nv)}})
+	}
+	// a padding byte: nothing of the model changes
+}
+
+// aggCells resolves an aggregate access of type t at l to the first of
+// its cells in l.Obj (program.Type.AggregateAt).
+func (c *ctx) aggCells(l Loc, t *program.Type, what string) int64 {
+	c.check(l, t.Size, what)
+	k, ok := l.Obj.typ.AggregateAt(l.Off, t)
+	if !ok {
+		unmodelled("%s of %s at byte %d of %s, whose layout there is not that type's", what, t, l.Off, l.Obj.Name)
+	}
+	return k
+}
+
+func (c *ctx) loadAgg(l Loc, t *program.Type) []program.Value {
+	k := c.aggCells(l, t, "read")
+	return append([]program.Value(nil), l.Obj.Cells[k:k+t.Cells()]...)
+}
+
+func (c *ctx) storeAgg(l Loc, t *program.Type, vals []program.Value) {
+	k := c.aggCells(l, t, "write")
+	c.writeCells(l.Obj, k, vals)
+}
+
+// writeCells writes vals to the cells of o from cell k and records the
+// writes and their undo.
+func (c *ctx) writeCells(o *Object, k int64, vals []program.Value) {
+	if k < 0 || k+int64(len(vals)) > int64(len(o.Cells)) {
+		fail("write of cells [%d,%d) of %s, which has %d", k, k+int64(len(vals)), o.Name, len(o.Cells))
+	}
 	for i, v := range vals {
-		off := l.Off + int64(i)
-		ct := l.Obj.typ.CellType(off)
+		off := k + int64(i)
+		ct := o.typ.CellType(off)
 		if ct.Kind != program.Void {
 			v = Normalize(ct, v)
 		}
-		c.undo = append(c.undo, UndoCell{l.Obj, off, l.Obj.Cells[off]})
-		l.Obj.Writable()[off] = v
-		c.writes = append(c.writes, program.Write{Loc: l.Obj.Name + l.Obj.typ.CellPath(off), Val: c.m.External(v)})
+		c.undo = append(c.undo, UndoCell{o, off, o.Cells[off]})
+		o.Writable()[off] = v
+		c.writes = append(c.writes, program.Write{Loc: o.Name + o.typ.CellPath(off), Val: c.m.External(v)})
 	}
-}
-
-// storeScalar writes one value of type t (nil: the cell's type) at l.
-func (c *ctx) storeScalar(l Loc, v program.Value, t *program.Type) {
-	if t != nil {
-		v = Normalize(t, v)
-	}
-	c.store(l, []program.Value{v})
 }
 
 // draw returns the next Nondet value of type t.
@@ -151,17 +238,19 @@ func (c *ctx) variable(r *program.Ref) *Object {
 func (c *ctx) lvalue(e program.Expr) Loc {
 	switch e := e.(type) {
 	case *program.Ref:
-		return Loc{Obj: c.variable(e)}
+		return Loc{Obj: c.variable(e), T: e.T}
 	case *program.Deref:
-		return c.ptrLoc(c.rvalue(e.X))
+		l := c.ptrLoc(c.rvalue(e.X))
+		l.T = e.T
+		return l
 	case *program.Index:
 		base := c.lvalue(e.X)
 		i := c.rvalue(e.I)
 		n := c.index(e, i)
-		return Loc{Obj: base.Obj, Off: base.Off + n*e.X.Type().Elem.Cells(), bits: base.bits, why: base.why}
+		return Loc{Obj: base.Obj, Off: base.Off + n*e.X.Type().Elem.Size, T: e.T, bits: base.bits, why: base.why}
 	case *program.FieldSel:
 		base := c.lvalue(e.X)
-		return Loc{Obj: base.Obj, Off: base.Off + e.X.Type().FieldCell(e.Field), bits: base.bits, why: base.why}
+		return Loc{Obj: base.Obj, Off: base.Off + e.X.Type().FieldOffset(e.Field), T: e.T, bits: base.bits, why: base.why}
 	}
 	fail("%s is not an lvalue", program.ExprString(e))
 	return Loc{}
@@ -205,7 +294,7 @@ func (c *ctx) cells(e program.Expr) []program.Value {
 	}
 	n := t.Cells()
 	if program.IsLValue(e) {
-		return c.read(c.lvalue(e), n)
+		return c.loadAgg(c.lvalue(e), t)
 	}
 	switch e := e.(type) {
 	case *program.Nondet:
@@ -234,6 +323,9 @@ func (c *ctx) cells(e program.Expr) []program.Value {
 	case *program.FieldSel:
 		all := c.cells(e.X)
 		st := e.X.Type()
+		if st.Kind == program.Union && st.Store > 0 && e.Field != st.Store-1 {
+			unmodelled("member %s of a union value that is not an object", e.Name)
+		}
 		off := st.FieldCell(e.Field)
 		return all[off : off+st.Fields[e.Field].Type.Cells()]
 	case *program.Compound:
@@ -256,17 +348,23 @@ func (c *ctx) rvalue(e program.Expr) program.Value {
 		if e.T.Kind == program.Array {
 			return c.pointerTo(c.lvalue(e))
 		}
-		return c.read(c.lvalue(e), 1)[0]
+		return c.load(c.lvalue(e), e.T)
 	case *program.FuncRef:
 		return program.Value{Obj: "fn:" + e.Name}
 	case *program.Deref:
 		if e.T.Kind == program.Function {
 			return c.rvalue(e.X)
 		}
-		return c.read(c.lvalue(e), 1)[0]
+		if e.T.Kind == program.Array {
+			return c.pointerTo(c.lvalue(e))
+		}
+		return c.load(c.lvalue(e), e.T)
 	case *program.Index, *program.FieldSel:
 		if program.IsLValue(e) {
-			return c.read(c.lvalue(e), 1)[0]
+			if e.Type().Kind == program.Array {
+				return c.pointerTo(c.lvalue(e))
+			}
+			return c.load(c.lvalue(e), e.Type())
 		}
 		return c.cells(e)[0]
 	case *program.AddrOf:
@@ -279,6 +377,8 @@ func (c *ctx) rvalue(e program.Expr) program.Value {
 		return c.pointerTo(c.lvalue(e.X))
 	case *program.Nondet:
 		return Normalize(e.T, c.draw(e.T))
+	case *program.ThreadID:
+		return Normalize(e.T, program.Value{Bits: int64(c.t.ID)})
 	case *program.Unary:
 		return c.unary(e)
 	case *program.Binary:
@@ -350,9 +450,7 @@ func (c *ctx) noAddr(v program.Value, e program.Expr) {
 	}
 }
 
-func isUnsigned(t *program.Type) bool {
-	return t.Kind == program.Bool || (t.Kind == program.Int && !t.Signed) || t.Kind == program.Pointer
-}
+var isUnsigned = program.Unsigned
 
 func (c *ctx) binary(e *program.Binary) program.Value {
 	x := c.rvalue(e.X)
@@ -395,7 +493,7 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 			return Normalize(e.T, boolVal(compare(e.Op, a, b, false)))
 		case program.Add, program.Sub:
 			if xt.Kind == program.Pointer && yt.Kind == program.Pointer && e.Op == program.Sub {
-				ec := elemCells(xt)
+				es := program.ElemSize(xt)
 				if x.Obj != y.Obj {
 					fail("subtraction of pointers into different objects in %s", program.ExprString(e))
 				}
@@ -403,11 +501,13 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 				if x.Obj == "" {
 					d = x.Bits - y.Bits
 				}
-				return Normalize(e.T, program.Value{Bits: d / ec})
+				if es == 0 {
+					fail("subtraction of pointers to a type of size 0 in %s", program.ExprString(e))
+				}
+				return Normalize(e.T, program.Value{Bits: d / es})
 			}
 			if xt.Kind == program.Pointer && y.Obj == "" {
-				ec := elemCells(xt)
-				d := y.Bits * ec
+				d := y.Bits * program.ElemSize(xt)
 				if e.Op == program.Sub {
 					d = -d
 				}
@@ -447,87 +547,10 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 	return program.Value{}
 }
 
-func elemCells(pt *program.Type) int64 {
-	if pt.Elem == nil {
-		return 1
-	}
-	if n := pt.Elem.Cells(); n > 0 {
-		return n
-	}
-	return 1
-}
-
-// divRem implements bvudiv/bvurem and bvsdiv/bvsrem on normalised operands:
-// x/0 is all ones (unsigned) or -1/1 (signed, by the dividend's sign), x%0
-// is x.
-func divRem(op program.BinOp, a, b int64, uns bool) int64 {
-	if b == 0 {
-		if op == program.Rem {
-			return a
-		}
-		if uns || a >= 0 {
-			return -1
-		}
-		return 1
-	}
-	if uns {
-		if op == program.Div {
-			return int64(uint64(a) / uint64(b))
-		}
-		return int64(uint64(a) % uint64(b))
-	}
-	if op == program.Div {
-		return a / b // Go: MinInt64 / -1 == MinInt64, as in two's complement
-	}
-	return a % b
-}
-
-// shift implements <<, and >> (arithmetic for signed, logical for unsigned
-// left operands); amounts that are negative or >= the width give 0 or the
-// sign fill.
-func shift(op program.BinOp, t *program.Type, a, b int64) int64 {
-	w := int64(t.Bits())
-	big := b < 0 || b >= w
-	if op == program.Shl {
-		if big {
-			return 0
-		}
-		return a << uint(b)
-	}
-	signed := t.Kind == program.Int && t.Signed
-	if big {
-		if signed && a < 0 {
-			return -1
-		}
-		return 0
-	}
-	if signed {
-		return a >> uint(b)
-	}
-	// a is zero-extended (or the full 64-bit pattern)
-	return int64(uint64(a) >> uint(b))
-}
-
-func compare(op program.BinOp, a, b int64, uns bool) bool {
-	var lt, eq bool
-	if uns {
-		lt, eq = uint64(a) < uint64(b), a == b
-	} else {
-		lt, eq = a < b, a == b
-	}
-	switch op {
-	case program.Eq:
-		return eq
-	case program.Ne:
-		return !eq
-	case program.Lt:
-		return lt
-	case program.Le:
-		return lt || eq
-	case program.Gt:
-		return !lt && !eq
-	case program.Ge:
-		return !lt
-	}
-	panic(fmt.Sprintf("compare: %d", op))
-}
+// The integer operations are the model's, shared with the front end's
+// folding of constants (program/arith.go).
+var (
+	divRem  = program.DivRem
+	shift   = program.Shift
+	compare = program.Compare
+)

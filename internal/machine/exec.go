@@ -73,7 +73,7 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 			c.storeScalar(l, v, in.Lhs.Type())
 		} else {
 			vals := c.cells(in.Rhs)
-			c.store(l, vals)
+			c.storeAgg(l, in.Lhs.Type(), vals)
 		}
 	case program.OpAssume:
 		if !Truth(c.rvalue(in.Rhs)) {
@@ -136,7 +136,7 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 		if ret != nil && !t.Ended {
 			c.fr = t.Top()
 			if vals != nil {
-				c.store(*ret, vals)
+				c.storeAgg(*ret, ret.T, vals)
 			} else {
 				c.storeScalar(*ret, v, nil)
 			}
@@ -177,13 +177,15 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 		}
 	case program.OpLock:
 		l := c.ptrLoc(c.rvalue(in.Rhs))
-		cur := c.read(l, 1)[0]
+		l.T = in.Rhs.Type().Elem
+		cur := c.load(l, l.T)
 		if Truth(cur) {
 			return StepResult{Blocked: "lock " + program.ExprString(in.Rhs) + " is held"}, nil
 		}
 		c.storeScalar(l, program.Value{Bits: 1}, nil)
 	case program.OpUnlock:
 		l := c.ptrLoc(c.rvalue(in.Rhs))
+		l.T = in.Rhs.Type().Elem
 		c.storeScalar(l, program.Value{}, nil)
 	case program.OpDecl:
 		o := fr.Vars[in.Var]
@@ -196,7 +198,7 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 			ct := o.typ.CellType(int64(i))
 			vals[i] = Normalize(ct, c.draw(ct))
 		}
-		c.store(Loc{Obj: o}, vals)
+		c.writeCells(o, 0, vals)
 	case program.OpAlloc:
 		l := c.lvalue(in.Lhs)
 		nv := c.rvalue(in.Rhs)
@@ -241,7 +243,7 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 		m.Heaps = append(m.Heaps, o)
 		m.Objs[o.ID] = o
 		c.storeScalar(l, program.Value{Obj: o.ID}, nil)
-		c.store(Loc{Obj: o}, vals)
+		c.writeCells(o, 0, vals)
 	case program.OpFree:
 		p := c.rvalue(in.Rhs)
 		if p.Obj == "" && p.Bits == 0 {
@@ -312,6 +314,6 @@ func (c *ctx) bindParams(fr *Frame, args [][]program.Value) {
 		if p.Type.IsScalar() {
 			vals = []program.Value{c.cast(vals[0], p.Type, p.Type)}
 		}
-		c.store(Loc{Obj: o}, vals)
+		c.writeCells(o, 0, vals)
 	}
 }

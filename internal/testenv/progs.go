@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"cegpv.dev/cegpv/program"
 )
 
 // Prog is a hand-written test program of testdata/progs with the
@@ -19,6 +21,27 @@ type Prog struct {
 	Unwind  int    // from "// bounds: unwind=N", default 3
 	Threads int    // from "// bounds: threads=N", 0 if absent
 	Hard    bool   // "// interp: hard": random simulation is not expected to find the bug
+	// Model is the data model the program is meant for, from "// data
+	// model: ILP32" (its truth was decided by gcc in that model only); ""
+	// (the host's) when the program holds in both, as most do.
+	Model program.DataModel
+}
+
+// ModelOf returns the data model of a test program's header (Prog.Model),
+// "" when it names none.
+func ModelOf(src []byte) program.DataModel {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		if m, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), "data model:"); ok {
+			if f := strings.Fields(m); len(f) > 0 {
+				return program.DataModel(f[0])
+			}
+		}
+	}
+	return ""
 }
 
 // Progs reads every testdata/progs/*.c under the module root dir; a header
@@ -40,7 +63,10 @@ func ProgsIn(dir string) ([]Prog, error) {
 		if err != nil {
 			return nil, err
 		}
-		pr := Prog{Path: f, Name: filepath.Base(f), Src: src, Unwind: 3}
+		pr := Prog{Path: f, Name: filepath.Base(f), Src: src, Unwind: 3, Model: ModelOf(src)}
+		if m := pr.Model; m != "" && m != program.ILP32 && m != program.LP64 {
+			return nil, fmt.Errorf("%s: data model %q, want ILP32 or LP64", f, m)
+		}
 		for _, line := range strings.Split(string(src), "\n") {
 			line = strings.TrimSpace(line)
 			if !strings.HasPrefix(line, "//") {
