@@ -61,15 +61,20 @@ CG_NONDET(ulonglong, unsigned long long)
 CG_NONDET(size_t, size_t)
 CG_NONDET(u32, unsigned int)
 CG_NONDET(pointer, void *)
+CG_NONDET(unsigned, unsigned int)
+CG_NONDET(loff_t, long long)
+CG_NONDET(sector_t, unsigned long long)
+CG_NONDET(pchar, char *)
 void __VERIFIER_assume(int c) { if (!c) exit(0); }
 `
 
 // gccFails compiles src with gcc -pthread in the data model of flag (-m32
-// or -m64) with gccHarness and runs it n times; it returns how many runs
+// or -m64) with gccHarness and runs it n times (until the first failure
+// with stopAtFirst); it returns how many runs
 // violated an assertion (glibc's assert, which reach_error and
 // __assert_fail share, reports "Assertion ... failed"); a run that ends in
 // abort, exit or a trap is not a violation, as in SV-COMP.
-func gccFails(t *testing.T, dir, name string, src []byte, flag string, n int) int {
+func gccFails(t *testing.T, dir, name string, src []byte, flag string, n int, stopAtFirst bool) int {
 	t.Helper()
 	prog := filepath.Join(dir, name+".c")
 	harness := filepath.Join(dir, "harness.c")
@@ -98,6 +103,9 @@ func gccFails(t *testing.T, dir, name string, src []byte, flag string, n int) in
 		}
 		if err != nil && strings.Contains(stderr.String(), "Assertion") {
 			fails++
+			if stopAtFirst {
+				break
+			}
 		}
 	}
 	return fails
@@ -108,7 +116,7 @@ func gccFails(t *testing.T, dir, name string, src []byte, flag string, n int) in
 // that the front end models (issue 30): the header's expectation is first
 // confirmed by gcc -pthread -m32 and -m64 (an unsafe program fails in
 // some run, a safe one in none of them), then cegpv must give that verdict
-// in both data models, in plain and cegpv mode.
+// in both data models in plain mode, and in ILP32 in cegpv mode.
 func TestCLibraryAgainstGCC(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not installed")
@@ -119,17 +127,24 @@ func TestCLibraryAgainstGCC(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	runs := 200
+	// a safe program runs this often; an unsafe one until its first failing
+	// run, at most 500 times (each unsafe program fails in at least 1 of 16
+	// runs: missing it 500 times has probability below 1e-14)
+	runs := 80
 	if testing.Short() {
-		runs = 40
+		runs = 30
 	}
 	for _, pr := range ps {
 		t.Run(strings.TrimSuffix(pr.Name, ".c"), func(t *testing.T) {
 			base := strings.TrimSuffix(pr.Name, ".c")
 			for _, flag := range []string{"-m32", "-m64"} {
-				fails := gccFails(t, dir, base, pr.Src, flag, runs)
+				n := runs
+				if pr.Expect == "unsafe" {
+					n = 500
+				}
+				fails := gccFails(t, dir, base, pr.Src, flag, n, pr.Expect == "unsafe")
 				if (fails > 0) != (pr.Expect == "unsafe") {
-					t.Fatalf("gcc %s: %d of %d runs failed, but the program says it is %s", flag, fails, runs, pr.Expect)
+					t.Fatalf("gcc %s: %d of %d runs failed, but the program says it is %s", flag, fails, n, pr.Expect)
 				}
 			}
 			want := backend.Safe
@@ -141,7 +156,11 @@ func TestCLibraryAgainstGCC(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", model, err)
 				}
-				for _, mode := range []string{cegpv.ModePlain, cegpv.ModeCEGPV} {
+				modes := []string{cegpv.ModePlain}
+				if model == program.ILP32 {
+					modes = append(modes, cegpv.ModeCEGPV) // the loop over the same backend: one data model is enough
+				}
+				for _, mode := range modes {
 					ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 					rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Mode: mode, Options: cegpv.Options{
 						Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}}})
@@ -193,6 +212,57 @@ int main(void) {
 		}
 		if rep.Verdict == backend.Unknown && !strings.Contains(reason(rep), "__builtin_"+tc.f+"(0)") {
 			t.Errorf("%s, assert(%s): UNKNOWN for another reason: %s", tc.f, tc.cond, reason(rep))
+		}
+	}
+}
+
+// TestMallocMayFail checks frontend.Options.MallocMayFail: malloc and
+// calloc return a null pointer in some run only with it (C11 7.22.3: a
+// null pointer when the space cannot be allocated; gcc runs cannot
+// decide it, the option says whether the model includes it), so a
+// program that uses the block unchecked is TRUE without it and FALSE with
+// it, and one that checks it is TRUE in both.
+func TestMallocMayFail(t *testing.T) {
+	needZ3(t)
+	const unchecked = `#include <stdlib.h>
+#include <assert.h>
+int main(void) {
+  int *p = malloc(sizeof(int));
+  int *q = calloc(2, sizeof(int));
+  assert(p != 0 && q != 0);
+  *p = q[1];
+  return *p;
+}`
+	const checked = `#include <stdlib.h>
+#include <assert.h>
+int *g;
+int main(void) {
+  g = malloc(2 * sizeof(int));
+  if (g == 0)
+    return 1;
+  g[1] = 3;
+  assert(g[1] == 3);
+  free(g);
+  return 0;
+}`
+	for _, tc := range []struct {
+		src     string
+		mayFail bool
+		want    backend.Verdict
+	}{
+		{unchecked, false, backend.Safe},
+		{unchecked, true, backend.Unsafe},
+		{checked, false, backend.Safe},
+		{checked, true, backend.Safe},
+	} {
+		p, err := frontend.Lower("malloc.c", []byte(tc.src), frontend.Options{MallocMayFail: tc.mayFail})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Mode: cegpv.ModePlain, Options: cegpv.Options{
+			Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}})
+		if rep.Verdict != tc.want {
+			t.Errorf("may fail %v:\n%s\n%s (%s), want %s", tc.mayFail, tc.src, rep.Verdict, reason(rep), tc.want)
 		}
 	}
 }

@@ -31,12 +31,14 @@ func (l *lowerer) nondetType(suffix string) *program.Type {
 		return ulong
 	case "longlong", "loff_t":
 		return program.LLongType
-	case "ulonglong", "u64":
+	case "ulonglong", "u64", "sector_t":
 		return program.ULLongType
 	case "bool", "_Bool":
 		return program.BoolType
 	case "pointer":
 		return l.voidPtr()
+	case "pchar":
+		return l.ptrTo(program.CharType)
 	case "pthread_t":
 		return pthreadTTypes[l.model]
 	}
@@ -171,15 +173,15 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		return nil
 	case strings.HasPrefix(name, "__VERIFIER_nondet_"):
 		effects()
+		if !want {
+			return nil // a value drawn and dropped
+		}
 		t := l.nondetType(strings.TrimPrefix(name, "__VERIFIER_nondet_"))
 		if t == nil {
 			t = resultType()
 		}
 		if t.Kind == program.Void || !t.IsScalar() {
 			l.fail(x, "%s returns %s", name, t)
-		}
-		if !want {
-			return nil
 		}
 		return &program.Nondet{T: t}
 	case name == "__VERIFIER_atomic_begin":
@@ -375,6 +377,10 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 			fl.l.fail(call, "%s with %d arguments", name, len(as))
 		}
 		count = fl.allocCount(as[0], elem)
+		if name == "malloc" {
+			fl.mayFail(lv, func(p program.Expr) { fl.emitOp(program.OpAlloc, p, count) })
+			return
+		}
 		fl.emitOp(program.OpAlloc, lv, count)
 	case "calloc":
 		if len(as) != 2 {
@@ -386,21 +392,42 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 		}
 		n := fl.rvalTo(as[0], fl.l.sizeT())
 		if c, ok := n.(*program.Const); ok && c.V <= 16 {
-			p := lv
-			if !isStableLocal(fl, lv) {
-				p = fl.tmp(t)
-			}
-			fl.emitOp(program.OpAlloc, p, n)
-			for i := int64(0); i < c.V; i++ {
-				fl.assignCompound(fl.deref(call, fl.binary(call, program.Add, p, program.IntConst(program.IntT, i))), nil)
-			}
-			if p != lv {
-				fl.assign(lv, p)
-			}
+			fl.mayFail(lv, func(lv program.Expr) {
+				p := lv
+				if !isStableLocal(fl, lv) {
+					p = fl.tmp(t)
+				}
+				fl.emitOp(program.OpAlloc, p, n)
+				for i := int64(0); i < c.V; i++ {
+					fl.assignCompound(fl.deref(call, fl.binary(call, program.Add, p, program.IntConst(program.IntT, i))), nil)
+				}
+				if p != lv {
+					fl.assign(lv, p)
+				}
+			})
 			return
 		}
 		fl.l.fail(call, "calloc of a non-constant or large number of elements")
 	}
+}
+
+// mayFail emits alloc(lv), the allocation of malloc or calloc into lv;
+// with Options.MallocMayFail the call may instead return a null pointer
+// (a genuine choice: CBMC's and ESBMC's --malloc-may-fail), else it never
+// fails (their default).
+func (fl *funcLowerer) mayFail(lv program.Expr, alloc func(lv program.Expr)) {
+	if !fl.l.mallocMayFail {
+		alloc(lv)
+		return
+	}
+	lv = fl.stableLval(lv)
+	fail, done := fl.newLabel(), fl.newLabel()
+	fl.jump(fail, &program.Nondet{T: program.BoolType})
+	alloc(lv)
+	fl.jump(done, nil)
+	fl.place(fail)
+	fl.assign(lv, &program.Const{T: lv.Type(), V: 0})
+	fl.place(done)
 }
 
 // allocCount returns the number of elements of type elem a malloc of size

@@ -47,6 +47,10 @@ type Options struct {
 	// MaxHeap is the Go heap LowerContext lets the lowering reach (0:
 	// DefaultMaxHeap).
 	MaxHeap int
+	// MallocMayFail lets malloc and calloc return a null pointer (CBMC's
+	// and ESBMC's --malloc-may-fail); by default they never fail, as in
+	// both.
+	MallocMayFail bool
 }
 
 const predefinedCommon = `
@@ -164,6 +168,7 @@ func Lower(file string, src []byte, opts Options) (prog *program.Program, err er
 		opts.Logger = log
 	}
 	l := newLowerer(file, opts.Model, log)
+	l.mallocMayFail = opts.MallocMayFail
 	parsing := true
 	defer func() {
 		if r := recover(); r != nil {

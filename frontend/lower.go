@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -48,16 +49,32 @@ type lowerer struct {
 	reached   *reachInfo      // what a run can reach (reach.go)
 	stubs     map[string]bool // functions lowered as stubs (reach.go)
 	pt        *pthreadModel   // pthread.go, nil until a model type is used
+
+	mallocMayFail bool // Options.MallocMayFail
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
 	return &lowerer{
 		file: file, model: model, log: log,
-		structs: map[structKey]*program.Type{}, tags: map[string]bool{},
+		structs: map[structKey]*program.Type{}, tags: maps.Clone(printedHeaderTags),
 		globals: map[string]*program.Var{}, staticVars: map[*cc.Declarator]*program.Var{}, staticInit: map[*cc.Declarator]staticDecl{}, externs: map[string]*cc.Declarator{},
 		globalNames: map[string]bool{}, defs: map[string]*cc.FunctionDefinition{},
 		funcNames: map[string]string{}, logged: map[string]bool{}, strings: map[string]*program.Var{},
 	}
+}
+
+// printedHeaderTags are the struct and union tags that the headers a
+// printed program includes (program.Print: glibc's pthread.h, assert.h,
+// stdlib.h, in both data models) define: a program's struct of such a tag
+// (struct timeval of a preprocessed file) is renamed (timeval_2), so that
+// the printed C compiles. struct timespec is not among them: the printer
+// leaves its definition to the header (program.headerStructs).
+var printedHeaderTags = map[string]bool{
+	"__cancel_jmp_buf_tag": true, "__jmp_buf_tag": true, "__locale_data": true, "__locale_struct": true,
+	"__pthread_cleanup_frame": true, "__pthread_cond_s": true, "__pthread_internal_list": true,
+	"__pthread_internal_slist": true, "__pthread_mutex_s": true, "__pthread_rwlock_arch_t": true,
+	"_pthread_cleanup_buffer": true, "drand48_data": true, "itimerspec": true, "pthread_attr_t": true,
+	"random_data": true, "sched_param": true, "sigevent": true, "timeval": true, "tm": true,
 }
 
 func toPos(p token.Position) program.Pos {

@@ -123,3 +123,81 @@ func (l *lowerer) failOpaque(n cc.Node, t *program.Type, name string) {
 // hasOpaque reports whether t has an opaque member (positional
 // initializers of it cannot be matched to the program's members).
 func (l *lowerer) hasOpaque(t *program.Type) bool { return len(l.opaque[t]) > 0 }
+
+// bitfieldLayout checks the layout the C parser (modernc.org/cc) gives a
+// struct or union with bit-fields against gcc's (the System V ABI as gcc
+// implements it on x86: a bit-field is placed at the next bit unless it
+// would leave the storage unit of its declared type's size that starts at
+// a multiple of that type's alignment, then at the next such multiple; a
+// zero-width one moves to that alignment; named bit-fields align the
+// struct by their declared type). The parser packs bit-fields otherwise
+// (`char c; unsigned x : 3; char d;` has d at 5 for it, at 2 for gcc), and
+// its sizeof and offsetof are the program's: a struct they disagree on is
+// rejected, naming the first difference ("" when they agree).
+func bitfieldLayout(t cc.Type, nf int, field func(int) *cc.Field, union bool) string {
+	roundUp := func(x, a int64) int64 {
+		if a <= 1 {
+			return x
+		}
+		return (x + a - 1) / a * a
+	}
+	var bit, size int64 // struct: the next free bit; union: the largest member
+	align := int64(1)
+	for i := 0; i < nf; i++ {
+		f := field(i)
+		ft := f.Type()
+		s, a := ft.Size(), int64(ft.FieldAlign())
+		if f.IsBitfield() {
+			w := f.ValueBits()
+			if f.Name() != "" {
+				align = max(align, a)
+			}
+			if union {
+				size = max(size, (w+7)/8)
+				continue
+			}
+			if w == 0 {
+				bit = roundUp(bit, 8*a)
+				continue
+			}
+			if start := bit / (8 * a) * (8 * a); bit+w > start+8*s {
+				bit = roundUp(bit, 8*a)
+			}
+			bit += w
+			continue
+		}
+		align = max(align, a)
+		if union {
+			size = max(size, s)
+			continue
+		}
+		bit = roundUp(bit, 8*a)
+		if off := bit / 8; off != f.Offset() {
+			return fmt.Sprintf("member %s at byte %d, gcc's at %d", f.Name(), f.Offset(), off)
+		}
+		if !f.IsFlexibleArrayMember() {
+			bit += 8 * s
+		}
+	}
+	if !union {
+		size = (bit + 7) / 8
+	}
+	size = roundUp(size, align)
+	if size != t.Size() || align != int64(t.Align()) {
+		return fmt.Sprintf("size %d and alignment %d, gcc's %d and %d", t.Size(), t.Align(), size, align)
+	}
+	return ""
+}
+
+// checkBitfields rejects a struct or union with bit-fields whose layout by
+// the C parser is not gcc's (bitfieldLayout).
+func (l *lowerer) checkBitfields(n cc.Node, t cc.Type, nf int, field func(int) *cc.Field, kind program.Kind, name string) {
+	for i := 0; i < nf; i++ {
+		if field(i).IsBitfield() {
+			if d := bitfieldLayout(t, nf, field, kind == program.Union); d != "" {
+				l.fail(n, "%s %s has bit-fields that the C parser lays out otherwise than gcc (%s): its sizeof and offsets would not be the compiled program's", strings.ToLower(kindName(kind)), name, d)
+			}
+			return
+		}
+	}
+}

@@ -180,6 +180,7 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	}
 	l.structs[k] = pt
 	l.structOrder = append(l.structOrder, pt)
+	l.checkBitfields(n, t, nf, field, kind, name) // opaque.go
 	for i := 0; i < nf; i++ {
 		f := field(i)
 		if opaqueWhy(f) != "" { // bit-fields, floating point: opaque.go
