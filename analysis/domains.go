@@ -458,6 +458,25 @@ func relevantVars(p *program.Program) map[string]bool {
 // declsUnread returns the indices of f's Decls whose local is assigned as a
 // whole before any read on every path from the Decl (a forward
 // must-analysis of "assigned since its Decl" over f's instructions).
+// onlyCell returns the variable whose only cell lv designates (a field,
+// of a field..., of a struct variable with one cell), nil otherwise: a
+// store there writes the whole variable.
+func onlyCell(lv program.Expr) *program.Ref {
+	e := lv
+	for {
+		switch x := e.(type) {
+		case *program.FieldSel:
+			e = x.X
+			continue
+		case *program.Ref:
+			if x != lv && x.T.Cells() == 1 {
+				return x
+			}
+		}
+		return nil
+	}
+}
+
 func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es *Escapes) map[int]bool {
 	n := len(f.Body)
 	succs := runSuccs(f)
@@ -492,6 +511,9 @@ func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es 
 			delete(out, in.Var)
 		case program.OpAssign, program.OpCall, program.OpSpawn:
 			if r, ok := in.Lhs.(*program.Ref); ok && r.Local {
+				out[r.Name] = true
+			}
+			if r := onlyCell(in.Lhs); r != nil && r.Local {
 				out[r.Name] = true
 			}
 			if in.Op == program.OpCall {
@@ -541,7 +563,7 @@ func declsUnread(p *program.Program, f *program.Func, taken map[string]bool, es 
 		}
 		for _, e := range in.Operands() {
 			if e == in.Lhs && (in.Op == program.OpAssign || in.Op == program.OpCall || in.Op == program.OpSpawn) {
-				if _, ok := e.(*program.Ref); ok {
+				if _, ok := e.(*program.Ref); ok || onlyCell(e) != nil {
 					continue // a whole-variable store is no read
 				}
 			}

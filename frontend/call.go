@@ -241,6 +241,11 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 			l.fail(x, "%s called with %d arguments, want %d", name, len(as), n)
 		}
 	}
+	if l.extMutexes() {
+		if r, ok := fl.extMutex(x, name, as, want); ok { // pthread.go
+			return r
+		}
+	}
 	switch name {
 	case "pthread_create":
 		need(4)
@@ -334,8 +339,13 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		}
 		fl.emitOp(op, nil, m)
 		return ret0()
-	case "pthread_cond_wait":
-		need(2)
+	case "pthread_cond_wait", "pthread_cond_timedwait":
+		timed := name == "pthread_cond_timedwait"
+		if timed {
+			need(3)
+		} else {
+			need(2)
+		}
 		fl.effect(as[0])
 		m := fl.mutexPtr(x, name, as[1])
 		if fl.readCount(m) > 0 || program.HasNondet(m) {
@@ -343,10 +353,21 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 			fl.assign(t, m)
 			m = t
 		}
+		if timed {
+			fl.effect(as[2]) // the deadline
+		}
 		// POSIX allows spurious wake-ups: releasing and re-acquiring the
 		// mutex over-approximates every wait.
 		fl.emitOp(program.OpUnlock, nil, m)
 		fl.emitOp(program.OpLock, nil, m)
+		if timed { // 0 or ETIMEDOUT, a free choice (pthread.go)
+			r := fl.tmp(program.IntT)
+			fl.assign(r, program.IntConst(program.IntT, 0))
+			fl.timedOut(x, r)
+			if want {
+				return fl.convert(r, l.typ(x, x.Type()), false)
+			}
+		}
 		return ret0()
 	case "pthread_mutex_destroy", "pthread_cond_init", "pthread_cond_destroy", "pthread_cond_signal",
 		"pthread_cond_broadcast", "pthread_mutexattr_init",

@@ -49,6 +49,10 @@ type pthreadModel struct {
 	// detach and join are the first pthread_detach (or detached thread
 	// attribute) and the first pthread_join lowered (see detachCheck).
 	detach, join cc.Node
+
+	// ext: the program's mutexes have owners (extMutexes), known once
+	// extKnown.
+	ext, extKnown bool
 }
 
 // modelTypes lists the pthread types the lowering models as structs of
@@ -67,12 +71,25 @@ var modelTypes = map[string]struct {
 	"pthread_rwlock_t": {"__cegpv_rwlock", []string{"readers", "writer"}},
 }
 
+// ownedMutexTypes are the model types of mutexes with owners (see
+// extMutexes).
+var ownedMutexTypes = map[string]struct {
+	tag    string
+	fields []string
+}{
+	"pthread_mutex_t":     {"__cegpv_mutex", []string{"owner", "count", "kind"}},
+	"pthread_mutexattr_t": {"__cegpv_mutexattr", []string{"kind"}},
+}
+
 // pthreadTypedef returns the model type of a pthread typedef name, nil
 // when the name is not one the lowering models.
 func (l *lowerer) pthreadTypedef(name string, t cc.Type) *program.Type {
 	mt, ok := modelTypes[name]
 	if !ok {
-		return nil
+		mt, ok = ownedMutexTypes[name]
+		if !ok || !l.extMutexes() {
+			return nil
+		}
 	}
 	if l.pt == nil {
 		l.pt = &pthreadModel{}
@@ -120,6 +137,9 @@ func (l *lowerer) isPthreadModel(t *program.Type) bool {
 // pthreadInit is the initialiser of an object of a model type: zero, the
 // state after init (PTHREAD_RWLOCK_INITIALIZER and the like).
 func (l *lowerer) pthreadInit(t *program.Type, in *cc.Initializer) program.Expr {
+	if t == l.pt.typeOf("pthread_mutex_t") {
+		return l.mutexInit(t, in)
+	}
 	if !l.allZero(in) {
 		l.fail(in, "non-zero initializer of a %s (only the default, all-zero initializer is modelled)", t.Name)
 	}
@@ -322,6 +342,21 @@ func (fl *funcLowerer) pthreadAPI(x *cc.PostfixExpression, name string, as []cc.
 		need(1)
 		fl.effect(as[0])
 		fl.detachCheck(x, true)
+		return ret(zero)
+	case "pthread_mutexattr_setpshared", "pthread_mutexattr_setprotocol", "pthread_mutexattr_setprioceiling",
+		"pthread_condattr_setpshared", "pthread_condattr_setclock":
+		// process sharing, priorities and the clock of timed waits do not
+		// change what a thread computes (the model has no time)
+		for _, a := range as {
+			fl.effect(a)
+		}
+		return ret(zero)
+	case "pthread_mutexattr_setrobust":
+		need(2)
+		if k, ok := intValue(as[1].Value()); !ok || k != 0 {
+			l.fail(x, "%s: robust mutexes (EOWNERDEAD when the owner ends) are not modelled", name)
+		}
+		fl.effect(as[0])
 		return ret(zero)
 	case "pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared":
 		for _, a := range as {
@@ -595,6 +630,45 @@ func (fl *funcLowerer) field(p program.Expr, name string) program.Expr {
 	return &program.FieldSel{X: fl.deref(nil, p), Name: name, Field: i, T: st.Fields[i].Type}
 }
 
+// constTruth evaluates a condition built of integer constants,
+// comparisons, && and ||; ok is false for anything else.
+func constTruth(e program.Expr) (v, ok bool) {
+	switch e := e.(type) {
+	case *program.Const:
+		return e.V != 0, e.T.IsInteger()
+	case *program.Binary:
+		switch e.Op {
+		case program.LAnd, program.LOr:
+			a, oka := constTruth(e.X)
+			b, okb := constTruth(e.Y)
+			if e.Op == program.LAnd {
+				return a && b, oka && okb
+			}
+			return a || b, oka && okb
+		}
+		x, okx := e.X.(*program.Const)
+		y, oky := e.Y.(*program.Const)
+		if !okx || !oky || !x.T.IsInteger() || x.T.Size > 4 && !x.T.Signed {
+			return false, false
+		}
+		switch e.Op {
+		case program.Eq:
+			return x.V == y.V, true
+		case program.Ne:
+			return x.V != y.V, true
+		case program.Lt:
+			return x.V < y.V, x.T.Signed
+		case program.Le:
+			return x.V <= y.V, x.T.Signed
+		case program.Gt:
+			return x.V > y.V, x.T.Signed
+		case program.Ge:
+			return x.V >= y.V, x.T.Signed
+		}
+	}
+	return false, false
+}
+
 // atomically emits body as an atomic section.
 func (fl *funcLowerer) atomically(body func()) {
 	fl.emitOp(program.OpAtomicBegin, nil, nil)
@@ -605,18 +679,16 @@ func (fl *funcLowerer) atomically(body func()) {
 }
 
 // ifElse emits if (c) then() else els() (els may be nil).
+// A condition of constants is decided here (the C printed from the
+// program must read back as the same program).
 func (fl *funcLowerer) ifElse(c program.Expr, then, els func()) {
-	if b, ok := c.(*program.Binary); ok && (b.Op == program.Eq || b.Op == program.Ne) {
-		x, okx := b.X.(*program.Const)
-		y, oky := b.Y.(*program.Const)
-		if okx && oky {
-			if (x.V == y.V) == (b.Op == program.Eq) {
-				then()
-			} else if els != nil {
-				els()
-			}
-			return
+	if v, ok := constTruth(c); ok {
+		if v {
+			then()
+		} else if els != nil {
+			els()
 		}
+		return
 	}
 	elsL := fl.newLabel()
 	fl.branchUnless(c, elsL)
@@ -630,4 +702,306 @@ func (fl *funcLowerer) ifElse(c program.Expr, then, els func()) {
 	fl.place(elsL)
 	els()
 	fl.place(end)
+}
+
+// Mutexes with owners (trylock, timedlock, recursive and error-checking
+// mutexes). A program that calls pthread_mutex_trylock, _timedlock or
+// pthread_mutexattr_settype/gettype, or initialises a mutex statically
+// with a kind (glibc's PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP and the
+// like: a brace initialiser that sets the field __kind), has all its
+// mutexes modelled as {owner, count, kind} (owner: the holder's thread id
+// + 1, 0 when free; count: a recursive mutex's locks; kind: glibc's
+// PTHREAD_MUTEX_NORMAL 0 (= DEFAULT), RECURSIVE 1, ERRORCHECK 2, ADAPTIVE
+// 3) and pthread_mutexattr_t as {kind}; every other program keeps the
+// model's Lock/Unlock mutexes, which the engines' lock analyses know.
+// The choice is made once per program from its text (extMutexes): a mutex
+// of either model behaves the same where both apply.
+const (
+	kindRecursive  = 1
+	kindErrorcheck = 2
+)
+
+// extMutexNames are the functions whose use selects mutexes with owners.
+var extMutexNames = map[string]bool{
+	"pthread_mutex_trylock": true, "pthread_mutex_timedlock": true,
+	"pthread_mutexattr_settype": true, "pthread_mutexattr_gettype": true,
+}
+
+// extMutexes reports whether the program's mutexes have owners (see
+// above); it looks at the program text once.
+func (l *lowerer) extMutexes() bool {
+	if l.pt == nil {
+		l.pt = &pthreadModel{}
+	}
+	if l.pt.extKnown || l.ast == nil {
+		return l.pt.ext
+	}
+	l.pt.extKnown = true
+	walkNodes(l.ast.TranslationUnit, func(n cc.Node) bool {
+		switch x := n.(type) {
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionIdent && extMutexNames[x.Token.SrcStr()] {
+				l.pt.ext = true
+			}
+		case *cc.Initializer:
+			if x.Case == cc.InitializerExpr && x.Field() != nil && x.Field().Name() == "__kind" {
+				if v, ok := intValue(x.AssignmentExpression.Value()); !ok || v != 0 {
+					l.pt.ext = true
+				}
+			}
+		}
+		return !l.pt.ext
+	})
+	return l.pt.ext
+}
+
+// mutexInit is the initialiser of a mutex with an owner: free, of the
+// kind glibc's initialiser gives it (the field __kind; every other field
+// must be zero).
+func (l *lowerer) mutexInit(t *program.Type, in *cc.Initializer) program.Expr {
+	kind := int64(0)
+	var walk func(in *cc.Initializer)
+	walk = func(in *cc.Initializer) {
+		switch in.Case {
+		case cc.InitializerExpr:
+			v, ok := intValue(in.AssignmentExpression.Value())
+			if in.Field() != nil && in.Field().Name() == "__kind" && ok {
+				kind = v
+				return
+			}
+			if !ok || v != 0 {
+				l.fail(in, "initializer of a pthread_mutex_t that sets more than its kind")
+			}
+		case cc.InitializerInitList:
+			for il := in.InitializerList; il != nil; il = il.InitializerList {
+				if il.Initializer != nil {
+					walk(il.Initializer)
+				}
+			}
+		}
+	}
+	walk(in)
+	return &program.Compound{T: t, Elems: []program.Expr{program.IntConst(program.IntT, 0), program.IntConst(program.IntT, 0), program.IntConst(program.IntT, kind)}}
+}
+
+// extMutex lowers the mutex functions of a program whose mutexes have
+// owners; ok is false for the other functions.
+func (fl *funcLowerer) extMutex(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) (_ program.Expr, ok bool) {
+	l := fl.l
+	switch name {
+	case "pthread_mutex_init", "pthread_mutex_lock", "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_timedlock",
+		"pthread_mutex_destroy", "pthread_cond_wait", "pthread_cond_timedwait",
+		"pthread_mutexattr_init", "pthread_mutexattr_destroy", "pthread_mutexattr_settype", "pthread_mutexattr_gettype":
+	default:
+		return nil, false
+	}
+	need := func(n int) {
+		if len(as) != n {
+			l.fail(x, "%s called with %d arguments, want %d", name, len(as), n)
+		}
+	}
+	ret := func(r program.Expr) (program.Expr, bool) {
+		if !want {
+			return nil, true
+		}
+		return fl.convert(r, l.typ(x, x.Type()), false), true
+	}
+	zero := program.IntConst(program.IntT, 0)
+	switch name {
+	case "pthread_mutexattr_init":
+		need(1)
+		a := fl.modelPtr(x, name, as[0], "pthread_mutexattr_t")
+		fl.assign(fl.field(a, "kind"), zero)
+		return ret(zero)
+	case "pthread_mutexattr_destroy":
+		need(1)
+		fl.modelPtr(x, name, as[0], "pthread_mutexattr_t")
+		return ret(zero)
+	case "pthread_mutexattr_settype":
+		need(2)
+		a := fl.modelPtr(x, name, as[0], "pthread_mutexattr_t")
+		k := fl.stableVal(fl.rvalTo(as[1], program.IntT))
+		r := fl.tmp(program.IntT)
+		// glibc: a kind other than 0..3 is EINVAL, the attribute untouched
+		fl.ifElse(fl.binary(x, program.LAnd, fl.binary(x, program.Ge, k, zero), fl.binary(x, program.Le, k, program.IntConst(program.IntT, 3))), func() {
+			fl.assign(fl.field(a, "kind"), k)
+			fl.assign(r, zero)
+		}, func() {
+			fl.assign(r, program.IntConst(program.IntT, errEINVAL))
+		})
+		return ret(r)
+	case "pthread_mutexattr_gettype":
+		need(2)
+		a := fl.modelPtr(x, name, as[0], "pthread_mutexattr_t")
+		p := fl.intPtr(x, name, as[1])
+		fl.assign(fl.deref(x, p), fl.convert(fl.field(a, "kind"), p.Type().Elem, false))
+		return ret(zero)
+	case "pthread_mutex_init":
+		need(2)
+		m := fl.modelPtr(x, name, as[0], "pthread_mutex_t")
+		a := fl.rval(as[1])
+		var kind program.Expr = zero
+		if !isNull(a) {
+			if t := a.Type(); t.Kind != program.Pointer || t.Elem != l.pt.typeOf("pthread_mutexattr_t") {
+				l.fail(x, "%s with the attribute %s (type %s), not a pthread_mutexattr_t *", name, sourceText(as[1]), t)
+			}
+			a = fl.stablePtr(a)
+			if _, addr := a.(*program.AddrOf); addr {
+				kind = fl.stableVal(fl.field(a, "kind"))
+			} else { // a pointer that may be null
+				k := fl.tmp(program.IntT)
+				fl.ifElse(fl.binary(x, program.Eq, a, program.IntConst(program.IntT, 0)), func() {
+					fl.assign(k, zero)
+				}, func() {
+					fl.assign(k, fl.field(a, "kind"))
+				})
+				kind = k
+			}
+		}
+		fl.assign(fl.field(m, "owner"), zero)
+		fl.assign(fl.field(m, "count"), zero)
+		fl.assign(fl.field(m, "kind"), kind)
+		return ret(zero)
+	case "pthread_mutex_destroy":
+		// glibc: EBUSY while the mutex is held
+		need(1)
+		m := fl.modelPtr(x, name, as[0], "pthread_mutex_t")
+		return ret(fl.stableVal(&program.CondExpr{C: fl.binary(x, program.Ne, fl.field(m, "owner"), zero), X: program.IntConst(program.IntT, errEBUSY), Y: zero, T: program.IntT}))
+	case "pthread_mutex_lock":
+		need(1)
+		return ret(fl.ownedLock(x, fl.modelPtr(x, name, as[0], "pthread_mutex_t")))
+	case "pthread_mutex_unlock":
+		need(1)
+		return ret(fl.ownedUnlock(x, fl.modelPtr(x, name, as[0], "pthread_mutex_t")))
+	case "pthread_mutex_trylock", "pthread_mutex_timedlock":
+		timed := name == "pthread_mutex_timedlock"
+		if timed {
+			need(2)
+		} else {
+			need(1)
+		}
+		m := fl.modelPtr(x, name, as[0], "pthread_mutex_t")
+		if timed {
+			fl.effect(as[1])
+		}
+		me := fl.selfPlusOne()
+		r := fl.tmp(program.IntT)
+		fl.atomically(func() {
+			attempt := func() {
+				fl.ifElse(fl.binary(x, program.Eq, fl.field(m, "owner"), zero), func() {
+					fl.assign(fl.field(m, "owner"), me)
+					fl.assign(fl.field(m, "count"), program.IntConst(program.IntT, 1))
+					fl.assign(r, zero)
+				}, func() {
+					fl.ifElse(fl.binary(x, program.LAnd, fl.binary(x, program.Eq, fl.field(m, "owner"), me), fl.isKind(x, m, kindRecursive)), func() {
+						fl.assign(fl.field(m, "count"), fl.binary(x, program.Add, fl.field(m, "count"), program.IntConst(program.IntT, 1)))
+						fl.assign(r, zero)
+					}, func() {
+						fl.assign(r, program.IntConst(program.IntT, errEBUSY))
+					})
+				})
+			}
+			if !timed {
+				attempt() // glibc: EBUSY for an error-checking mutex's owner too
+				return
+			}
+			fl.ifElse(fl.binary(x, program.LAnd, fl.binary(x, program.Eq, fl.field(m, "owner"), me), fl.isKind(x, m, kindErrorcheck)), func() {
+				fl.assign(r, program.IntConst(program.IntT, errEDEADLK))
+			}, attempt)
+		})
+		if timed {
+			fl.timeoutOrWait(x, r, func() { fl.assign(r, fl.ownedLock(x, m)) })
+		}
+		return ret(r)
+	case "pthread_cond_wait", "pthread_cond_timedwait":
+		// unlock, then lock again (spurious wake-ups); glibc returns the
+		// unlock's error (EPERM: an error-checking or recursive mutex the
+		// caller does not hold) without waiting
+		if name == "pthread_cond_wait" {
+			need(2)
+		} else {
+			need(3)
+		}
+		fl.effect(as[0])
+		m := fl.modelPtr(x, name, as[1], "pthread_mutex_t")
+		if len(as) > 2 {
+			fl.effect(as[2])
+		}
+		r := fl.tmp(program.IntT)
+		fl.assign(r, fl.ownedUnlock(x, m))
+		fl.ifElse(fl.binary(x, program.Eq, r, zero), func() {
+			fl.ownedLock(x, m)
+			if name == "pthread_cond_timedwait" {
+				fl.timedOut(x, r)
+			}
+		}, nil)
+		return ret(r)
+	}
+	return nil, false
+}
+
+// isKind returns m->kind == k.
+func (fl *funcLowerer) isKind(x cc.Node, m program.Expr, k int64) program.Expr {
+	return fl.binary(x, program.Eq, fl.field(m, "kind"), program.IntConst(program.IntT, k))
+}
+
+// ownedLock locks the mutex with an owner m: it waits until m is free, or
+// held by the caller and recursive (one more lock) or error-checking
+// (EDEADLK); a normal mutex held by the caller deadlocks, as in glibc.
+func (fl *funcLowerer) ownedLock(x cc.Node, m program.Expr) program.Expr {
+	zero := program.IntConst(program.IntT, 0)
+	me := fl.selfPlusOne()
+	r := fl.tmp(program.IntT)
+	fl.atomically(func() {
+		mine := fl.binary(x, program.Eq, fl.field(m, "owner"), me)
+		fl.emitOp(program.OpAssume, nil, fl.binary(x, program.LOr, fl.binary(x, program.Eq, fl.field(m, "owner"), zero),
+			fl.binary(x, program.LAnd, mine, fl.binary(x, program.LOr, fl.isKind(x, m, kindRecursive), fl.isKind(x, m, kindErrorcheck)))))
+		fl.ifElse(mine, func() {
+			fl.ifElse(fl.isKind(x, m, kindRecursive), func() {
+				fl.assign(fl.field(m, "count"), fl.binary(x, program.Add, fl.field(m, "count"), program.IntConst(program.IntT, 1)))
+				fl.assign(r, zero)
+			}, func() {
+				fl.assign(r, program.IntConst(program.IntT, errEDEADLK))
+			})
+		}, func() {
+			fl.assign(fl.field(m, "owner"), me)
+			fl.assign(fl.field(m, "count"), program.IntConst(program.IntT, 1))
+			fl.assign(r, zero)
+		})
+	})
+	return r
+}
+
+// ownedUnlock unlocks the mutex with an owner m: EPERM when m is recursive
+// or error-checking and the caller does not hold it; a recursive mutex
+// locked more than once is kept, one lock fewer; a normal mutex is
+// released whoever calls, as in glibc.
+func (fl *funcLowerer) ownedUnlock(x cc.Node, m program.Expr) program.Expr {
+	zero := program.IntConst(program.IntT, 0)
+	one := program.IntConst(program.IntT, 1)
+	me := fl.selfPlusOne()
+	r := fl.tmp(program.IntT)
+	fl.atomically(func() {
+		checked := fl.binary(x, program.LOr, fl.isKind(x, m, kindRecursive), fl.isKind(x, m, kindErrorcheck))
+		fl.ifElse(fl.binary(x, program.LAnd, checked, fl.binary(x, program.Ne, fl.field(m, "owner"), me)), func() {
+			fl.assign(r, program.IntConst(program.IntT, errEPERM))
+		}, func() {
+			fl.ifElse(fl.binary(x, program.LAnd, fl.isKind(x, m, kindRecursive), fl.binary(x, program.Gt, fl.field(m, "count"), one)), func() {
+				fl.assign(fl.field(m, "count"), fl.binary(x, program.Sub, fl.field(m, "count"), one))
+			}, func() {
+				fl.assign(fl.field(m, "owner"), zero)
+				fl.assign(fl.field(m, "count"), zero)
+			})
+			fl.assign(r, zero)
+		})
+	})
+	return r
+}
+
+// timedOut sets r to ETIMEDOUT or leaves it (0), a free choice: a timed
+// condition wait returns either after it has the mutex again.
+func (fl *funcLowerer) timedOut(x cc.Node, r program.Expr) {
+	fl.ifElse(fl.binary(x, program.Ne, &program.Nondet{T: program.IntT}, program.IntConst(program.IntT, 0)), func() {
+		fl.assign(r, program.IntConst(program.IntT, errETIMEDOUT))
+	}, nil)
 }

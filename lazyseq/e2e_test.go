@@ -41,6 +41,9 @@ var quick = map[string]int{
 	"self_unsafe.c":          2,
 	"self_safe.c":            2,
 	"rwlock_unsafe.c":        2,
+	"errorcheck_unsafe.c":    2,
+	"timedlock_unsafe.c":     2,
+	"timedwait_unsafe.c":     1,
 }
 
 // TestProgs checks the quick testdata/progs programs (with -all: every

@@ -10,12 +10,14 @@ typedef unsigned long pthread_t;
    (i386: 24 and 48 bytes, 4-aligned; x86-64: 40 and 48, 8-aligned), so
    that sizeof, offsetof and pointer arithmetic over structures holding
    them are gcc's; the model keeps one lock word at offset 0 (glibc's
-   __lock) and nothing of the other bytes. */
+   __lock) and nothing of the other bytes. __kind is where glibc keeps
+   the mutex's kind (its static initialisers of recursive and
+   error-checking mutexes set it). */
 #ifdef __x86_64__
-typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_p; long __cegpv_rest[4]; } pthread_mutex_t;
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_p[3]; int __kind; int __cegpv_q; long __cegpv_rest[2]; } pthread_mutex_t;
 typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_p; long long __cegpv_rest[5]; } pthread_cond_t;
 #else
-typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_rest[5]; } pthread_mutex_t;
+typedef struct __cegpv_pthread_mutex { int __cegpv_m; int __cegpv_p[2]; int __kind; int __cegpv_rest[2]; } pthread_mutex_t;
 typedef struct __cegpv_pthread_cond { int __cegpv_c; int __cegpv_rest[11]; } pthread_cond_t;
 #endif
 /* The objects the front end models as int cells have glibc's size and
@@ -41,6 +43,21 @@ typedef int pthread_once_t;
 typedef struct __cegpv_pthread_key { int __cegpv_unsupported; } pthread_key_t;
 #define PTHREAD_MUTEX_INITIALIZER { 0 }
 #define PTHREAD_COND_INITIALIZER { 0 }
+#define PTHREAD_MUTEX_NORMAL 0
+#define PTHREAD_MUTEX_RECURSIVE 1
+#define PTHREAD_MUTEX_ERRORCHECK 2
+#define PTHREAD_MUTEX_DEFAULT 0
+#define PTHREAD_MUTEX_TIMED_NP 0
+#define PTHREAD_MUTEX_RECURSIVE_NP 1
+#define PTHREAD_MUTEX_ERRORCHECK_NP 2
+#define PTHREAD_MUTEX_ADAPTIVE_NP 3
+#define PTHREAD_MUTEX_STALLED 0
+#define PTHREAD_MUTEX_ROBUST 1
+#define PTHREAD_PRIO_NONE 0
+#define PTHREAD_PRIO_INHERIT 1
+#define PTHREAD_PRIO_PROTECT 2
+#define PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP { 0, { 0 }, 1 }
+#define PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP { 0, { 0 }, 2 }
 #define PTHREAD_ONCE_INIT 0
 #define PTHREAD_RWLOCK_INITIALIZER { { 0 } }
 #define PTHREAD_RWLOCK_PREFER_READER_NP 0
@@ -67,15 +84,24 @@ int pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
 int pthread_mutex_destroy(pthread_mutex_t *);
 int pthread_mutex_lock(pthread_mutex_t *);
 int pthread_mutex_unlock(pthread_mutex_t *);
+int pthread_mutex_trylock(pthread_mutex_t *);
+int pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *);
+int pthread_mutexattr_settype(pthread_mutexattr_t *, int);
+int pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
+int pthread_mutexattr_setpshared(pthread_mutexattr_t *, int);
+int pthread_mutexattr_setprotocol(pthread_mutexattr_t *, int);
+int pthread_mutexattr_setrobust(pthread_mutexattr_t *, int);
 int pthread_mutexattr_init(pthread_mutexattr_t *);
 int pthread_mutexattr_destroy(pthread_mutexattr_t *);
 int pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *);
 int pthread_cond_destroy(pthread_cond_t *);
 int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+int pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
 int pthread_cond_signal(pthread_cond_t *);
 int pthread_cond_broadcast(pthread_cond_t *);
 int pthread_condattr_init(pthread_condattr_t *);
 int pthread_condattr_destroy(pthread_condattr_t *);
+int pthread_condattr_setpshared(pthread_condattr_t *, int);
 int pthread_attr_init(pthread_attr_t *);
 int pthread_attr_destroy(pthread_attr_t *);
 int pthread_attr_setdetachstate(pthread_attr_t *, int);
