@@ -65,7 +65,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 test: deps vet
-	$(GO) test -count=1 -timeout 9m ./...
+	$(GO) test -count=1 -timeout 14m ./...
 
 # fuzz runs each fuzz target for FUZZTIME (the seeds run in make test).
 FUZZTIME ?= 2m

@@ -78,7 +78,11 @@ type Options struct {
 	Backend   backend.Backend
 	Bounds    backend.Bounds
 	Heuristic depgraph.Heuristic // nil: the paper's (depgraph.Paper)
-	Property  string             // check only this assertion ("" = all)
+	// Property: check only this property ("" = all): an assertion
+	// (without unwinding assertions, which are properties of their own),
+	// or an unwinding property (program.Unwindings: unwinding assertions
+	// on for it alone).
+	Property string
 	// MaxIterations bounds the spurious counterexamples excluded at one
 	// abstraction level before the kept set is widened (0: 4; measured on
 	// both SV-COMP sets against 16: more tasks solved, less time, see
@@ -182,6 +186,9 @@ type Result struct {
 	// first.
 	KeptSets []KeptSet
 	Checks   int // backend calls, the deepening's included
+	// Unwinding: the verdict comes from the check of the unwinding
+	// properties on the whole program after the loop (Verify).
+	Unwinding bool
 }
 
 // KeptSet is the set of variables an abstraction level keeps.
@@ -198,9 +205,22 @@ type KeptSet struct {
 // Verdict Unsafe; errors are infrastructure failures (backend crash,
 // unsupported input, timeout) and come with an Unknown result whose Reason
 // says what happened.
+//
+// With unwinding assertions (Bounds.UnwindingAssertions) the loop checks
+// the assertions, within the bounds, and when its answer is Safe but cut
+// some run, the backend checks the unwinding properties on the whole
+// program (unwinding): the loop's abstractions and refinements (the
+// observer's controller, a monitor) have loops and runs of their own, so
+// an abstract run reaching a bound says little about the program; a check
+// of an unwinding property alone (Property) is that check only.
 func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, err error) {
 	defer program.Recover(&err)
-	v := &verifier{p: p, work: p, opts: opts, log: opts.Logger}
+	if opts.Bounds, err = propertyBounds(p, opts.Property, opts.Bounds); err != nil {
+		return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
+	}
+	uwa := opts.Bounds // the bounds of the unwinding check
+	opts.Bounds.UnwindingAssertions, opts.Bounds.UnwindingOnly = false, ""
+	v := &verifier{p: p, work: p, opts: opts, log: opts.Logger, uwa: uwa}
 	if v.log == nil {
 		v.log = hclog.NewNullLogger()
 	}
@@ -238,7 +258,50 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 		}
 		v.work = w
 	}
-	return v.loop(ctx)
+	if program.IsUnwinding(opts.Property) {
+		return v.unwinding(ctx, Result{}), nil
+	}
+	res, err := v.loop(ctx)
+	if err == nil && res.Verdict == backend.Safe && uwa.UnwindingAssertions && !res.Complete {
+		res = v.unwinding(ctx, res)
+	}
+	return res, err
+}
+
+// unwinding checks the unwinding properties of p (Verify) with the backend
+// on the whole program, its assertions assumed (program.AssumeAssertions:
+// a run ends where one fails), after the loop's answer res (Safe, or the
+// zero Result when only an unwinding property is checked).
+func (v *verifier) unwinding(ctx context.Context, res Result) Result {
+	q := program.AssumeAssertions(v.p)
+	v.checks++
+	res.Checks++
+	res.Unwinding = true
+	start := time.Now()
+	r, err := v.opts.Backend.Check(ctx, q, v.uwa)
+	v.log.Debug("unwinding assertions on the whole program", "verdict", r.Verdict, "time", time.Since(start), "error", err)
+	loopSafe := res.Verdict == backend.Safe
+	switch {
+	case err != nil || r.Verdict == backend.Unknown:
+		why := r.Reason
+		if err != nil {
+			why = err.Error()
+		}
+		if loopSafe {
+			why = fmt.Sprintf("no assertion fails within %s (the CEGPV loop), but the check of the unwinding assertions (the backend on the whole program) gives no verdict: %s", res.Bounds, why)
+		}
+		res.Result = backend.Result{Verdict: backend.Unknown, Reason: why, Bounds: v.uwa, Stats: r.Stats}
+	case r.Verdict == backend.Unsafe:
+		c, err := v.confirm(r.Run, r)
+		if err != nil {
+			res.Result = backend.Result{Verdict: backend.Unknown, Reason: "the unwinding assertions: " + err.Error(), Bounds: v.uwa, Stats: r.Stats}
+			break
+		}
+		res.Result = c.Result
+	default:
+		res.Result = r
+	}
+	return res
 }
 
 // loop is the CEGPV loop: deepening, then the run at the bounds.
@@ -327,7 +390,8 @@ const deepenShare = 0.125
 type verifier struct {
 	p      *program.Program // the original program: counterexamples are replayed on it
 	work   *program.Program // p, or p with only the checked property
-	opts   Options
+	opts   Options          // Bounds without unwinding assertions: the loop checks the assertions
+	uwa    backend.Bounds   // the bounds asked for, of the check of the unwinding properties (unwinding)
 	log    hclog.Logger
 	iters  []Iteration
 	sets   []KeptSet // the kept set of every level entered

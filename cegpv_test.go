@@ -22,8 +22,10 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
+// lowerFile lowers src in the data model its header names (testenv.ModelOf),
+// the host's by default.
 func lowerFile(name string, src []byte) (*program.Program, error) {
-	return frontend.Lower(name, src, frontend.Options{})
+	return frontend.Lower(name, src, frontend.Options{Model: testenv.ModelOf(src)})
 }
 
 func lower(t *testing.T, name string, src []byte) *program.Program {

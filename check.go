@@ -85,7 +85,10 @@ const (
 	ByBackend = "the backend on the whole program"
 	ByProbe   = "the backend on the whole program, before the loop (probe)"
 	BySearch  = "the explicit-state search on the whole program"
-	ByBeyond  = "the search beyond the bounds" // after a bounded TRUE (FoundBeyond says how)
+	// ByUnwinding: in mode cegpv, after a TRUE of the loop, the unwinding
+	// properties are checked on the whole program (Verify)
+	ByUnwinding = "the backend on the whole program, checking the unwinding assertions after the CEGPV loop"
+	ByBeyond    = "the search beyond the bounds" // after a bounded TRUE (FoundBeyond says how)
 )
 
 // DefaultBeyond is the budget of the search beyond the bounds when
@@ -104,7 +107,12 @@ type Report struct {
 	Property string // the violated property (Unsafe)
 	Reason   string // why Unknown
 	Err      error  // the error behind an Unknown, or nil
-	Proof    bool   // Safe, and the unwinding assertions hold
+	Proof    bool   // Safe for every run of the program, not only within Bounds
+	// ProofBy says what showed a Proof: "unwinding assertions hold for
+	// <bounds>" (no run reaches a bound), or which engine explored every
+	// run beyond the bounds (and, when they were asked for, that the
+	// unwinding assertions themselves fail).
+	ProofBy string
 	// Bounds are the bounds the verdict is stated for.
 	Bounds backend.Bounds
 	// FoundWithin: the violation was found within smaller bounds
@@ -124,9 +132,15 @@ type Report struct {
 	// Loop holds the CEGPV loop's statistics (ModeCEGPV), or nil.
 	Loop *Result
 	// DecidedBy names the engine whose answer the verdict comes from
-	// (ByLoop, ByBackend, ByProbe, BySearch, ByBeyond), "" for Unknown.
+	// (ByLoop, ByBackend, ByProbe, BySearch, ByBeyond, ByUnwinding), ""
+	// for Unknown.
 	DecidedBy string
 	Elapsed   time.Duration
+	// Overflows are the steps of Run that overflow a signed operation
+	// (undefined behaviour in C) when Program does not check them as
+	// properties (interp.Overflows): a run that violates an assertion
+	// after one says so at that step.
+	Overflows []interp.Overflow
 }
 
 // Check decides the verdict for p: the one entry point of the library,
@@ -160,6 +174,13 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 		c.opts.Beyond = DefaultBeyond
 	}
 	rep := c.check(ctx, p)
+	if rep.Run != nil && rep.Program != nil {
+		ovs, err := interp.Overflows(rep.Program, rep.Run)
+		if err != nil {
+			c.log.Warn("overflows of the counterexample not computed", "error", err)
+		}
+		rep.Overflows = ovs
+	}
 	rep.Elapsed = time.Since(start)
 	return rep
 }
@@ -208,6 +229,13 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.unknown(program.Errorf(program.Internal, "no backend"))
 		return rep
 	}
+	b, err := propertyBounds(p, c.opts.Property, c.opts.Bounds)
+	if err != nil {
+		rep.unknown(&program.Error{Kind: program.Unsupported, Err: err})
+		return rep
+	}
+	c.opts.Bounds = b
+	rep.Bounds = b
 	c.opts.Backend = graceful(c.searching(c.opts.Backend), c.opts.Grace)
 	if t := c.opts.Bounds.Timeout; t > 0 {
 		var cancel context.CancelFunc
@@ -264,7 +292,9 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 		by   string
 	}
 	run := func(ctx context.Context) (answer, error) {
-		if c.opts.Mode == ModePlain {
+		// an unwinding property alone is checked on the whole program in
+		// either mode (Verify)
+		if c.opts.Mode == ModePlain || program.IsUnwinding(c.opts.Property) {
 			res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
 			return answer{res: res, by: ByBackend}, err
 		}
@@ -300,7 +330,11 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 			}
 			return answer{res, &cr, ByBackend}, nil
 		}
-		return answer{cr.Result, &cr, ByLoop}, err
+		by := ByLoop
+		if cr.Unwinding {
+			by = ByUnwinding
+		}
+		return answer{cr.Result, &cr, by}, err
 	}
 	if c.opts.NoExplicit {
 		a, err := run(ctx)
@@ -410,11 +444,38 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 		}
 		c.log.Error("the violation found beyond the bounds is not a FALSE", "reason", r2.Reason)
 	case found:
-		rep.Proof = res.Proof
-		rep.Beyond = "every run explored: " + how
+		// every run explored, loops unbounded: a proof of the program's
+		// assertions (with unwinding assertions the bounded check showed
+		// that no run reaches a loop or recursion bound; another bound, of
+		// the threads, cut runs: that is why the search ran)
+		rep.Proof = true
+		rep.ProofBy = "every run explored beyond the bounds (" + how + ")"
+		rep.Beyond = ""
+		rep.decidedBy(ByBeyond)
 		return
 	}
 	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
+}
+
+// propertyBounds returns the bounds of a check of property prop of p
+// (Options.Property): for an unwinding property, unwinding assertions on
+// for it alone (Bounds.UnwindingOnly); for an assertion, none (the
+// unwinding properties are properties of their own, checked apart); for
+// all properties (""), b.
+func propertyBounds(p *program.Program, prop string, b backend.Bounds) (backend.Bounds, error) {
+	switch {
+	case prop == "":
+	case program.IsUnwinding(prop):
+		u, ok := program.UnwindingByID(p, prop)
+		if !ok {
+			_, err := program.OnlyProperty(p, prop) // its error lists the ids
+			return b, err
+		}
+		b.UnwindingAssertions, b.UnwindingOnly = true, u.Key()
+	default:
+		b.UnwindingAssertions, b.UnwindingOnly = false, ""
+	}
+	return b, nil
 }
 
 func (r *Report) unknown(err error) {
@@ -447,6 +508,9 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 		// unwinding assertions hold whether or not they were asked for
 		rep.Proof = res.Proof || res.Complete
 		rep.Bounds = res.Bounds
+		if rep.Proof {
+			rep.ProofBy = "unwinding assertions hold for " + res.Bounds.String()
+		}
 	case backend.Unsafe:
 		run, prop, opaque, err := Judge(p, res.Run)
 		if err != nil {
@@ -562,8 +626,31 @@ func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backen
 	}
 }
 
+// CheckedProperties returns the ids of the properties a check of p within
+// b checks: its assertions (program.Properties), then, with unwinding
+// assertions, its unwinding properties (program.Unwindings).
+func CheckedProperties(p *program.Program, b backend.Bounds) []string {
+	ids := program.Properties(p)
+	if b.UnwindingAssertions {
+		for _, u := range program.Unwindings(p) {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids
+}
+
+// CheckedPropertyDetails is CheckedProperties with what each one checks,
+// for listings (--show-properties, ** Results:).
+func CheckedPropertyDetails(p *program.Program, b backend.Bounds) []program.PropertyDetail {
+	ds := program.PropertyDetails(p)
+	if b.UnwindingAssertions {
+		ds = append(ds, program.UnwindingDetails(p)...)
+	}
+	return ds
+}
+
 // Properties is the answer of CheckEach: one Report per property of the
-// program, in program.Properties order, and the verdict over all of them.
+// program, in CheckedProperties order, and the verdict over all of them.
 type Properties struct {
 	// Verdict is Unsafe if any property is violated, Safe if every one
 	// holds, otherwise Unknown.
@@ -573,12 +660,14 @@ type Properties struct {
 }
 
 // CheckEach checks every property of p separately (Check with
-// opts.Property set to each), up to jobs at a time (jobs < 1: one). Only
+// opts.Property set to each: its assertions, and with unwinding
+// assertions its unwinding properties, CheckedProperties), up to jobs at a time
+// (jobs < 1: one). Only
 // infrastructure failures (a backend crash, an internal error) cancel the
 // checks not yet done, which are then Unknown; a violated property is a
 // result.
 func CheckEach(ctx context.Context, p *program.Program, opts CheckOptions, jobs int) *Properties {
-	ids := program.Properties(p)
+	ids := CheckedProperties(p, opts.Bounds)
 	out := &Properties{IDs: ids, Reports: make([]*Report, len(ids))}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, jobs))

@@ -30,9 +30,9 @@ var deps = map[string][]string{
 	"program":            nil,
 	"internal/heap":      nil,
 	"internal/proc":      nil,
-	"internal/manifest":  nil,
+	"internal/manifest":  {"program"},
 	"internal/progen":    nil,
-	"internal/testenv":   {"internal/manifest"},
+	"internal/testenv":   {"internal/manifest", "program"},
 	"internal/lemmatest": {"depgraph", "frontend", "program", "slice"},
 	"internal/lowertest": {"frontend", "program"},
 
@@ -41,10 +41,11 @@ var deps = map[string][]string{
 	"depgraph":         {"program"},
 	"frontend":         {"internal/heap", "program"},
 	"internal/machine": {"program"},
+	"overflow":         {"program"},
 	"svcomp":           {"program"},
 	"witness":          {"program"},
 
-	"interp":      {"internal/machine", "program"},
+	"interp":      {"internal/machine", "overflow", "program"},
 	"slice":       {"depgraph", "program"},
 	"reconstruct": {"program"},
 	"refine":      {"program", "reconstruct"},
@@ -63,7 +64,7 @@ var deps = map[string][]string{
 	"validate": {"", "backend", "interp", "program", "witness"},
 	"report":   {"", "backend", "program", "witness"},
 	"cmd/cegpv": {"", "backend", "backend/builtin", "backend/cbmc", "backend/esbmc", "backend/smt", "depgraph", "frontend",
-		"internal/manifest", "internal/proc", "lazyseq", "program", "report", "slice", "svcomp", "validate", "witness"},
+		"internal/manifest", "internal/proc", "lazyseq", "overflow", "program", "report", "slice", "svcomp", "validate", "witness"},
 }
 
 func TestDeps(t *testing.T) {

@@ -93,7 +93,7 @@ func TestGeneraliseKeepsVerdicts(t *testing.T) {
 	fired, limits := 0, 0
 	for _, pr := range progs {
 		t.Run(strings.TrimSuffix(pr.Name, ".c"), func(t *testing.T) {
-			p := lowertest.C(t, pr.Path, string(pr.Src))
+			p := lowertest.CModel(t, pr.Model, pr.Path, string(pr.Src))
 			want := backend.Safe
 			if pr.Expect == "unsafe" {
 				want = backend.Unsafe
@@ -141,7 +141,7 @@ func TestGeneraliseUnprovenIsCaught(t *testing.T) {
 		if pr.Expect != "unsafe" {
 			continue
 		}
-		p := lowertest.C(t, pr.Path, string(pr.Src))
+		p := lowertest.CModel(t, pr.Model, pr.Path, string(pr.Src))
 		eo := explicit.Defaults
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		res, _ := Verify(ctx, p, Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads}, NoIncremental: true, Search: &eo, noLimit: true, acceptUnproven: true})
@@ -173,7 +173,7 @@ func TestGeneraliseESBMC(t *testing.T) {
 			continue
 		}
 		t.Run(strings.TrimSuffix(pr.Name, ".c"), func(t *testing.T) {
-			p := lowertest.C(t, filepath.Base(pr.Path), string(pr.Src))
+			p := lowertest.CModel(t, pr.Model, filepath.Base(pr.Path), string(pr.Src))
 			want := backend.Safe
 			if pr.Expect == "unsafe" {
 				want = backend.Unsafe

@@ -137,6 +137,37 @@ func judgePrograms(t *testing.T, gen func(int64) string, n int) {
 			if sr.Verdict != backend.Unknown && (sr.Verdict == backend.Unsafe) != (xr.Status == explicit.ViolationFound) {
 				t.Errorf("seed %d: symbolic BMC says %v, explicit search %v\n%s", seed, sr.Verdict, xr.Status, src)
 			}
+			// with unwinding assertions the two engines bound loops
+			// and recursion alike (machine.Unwinder): a run reaching a
+			// bound is a violation in both or in neither (every third
+			// program: the package's tests run close to their time limit)
+			if seed%3 == 0 {
+				ub := bd
+				ub.UnwindingAssertions = true
+				ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+				xu, xuerr := explicit.Explore(ctx, p, explicit.ExploreOptions{Unwind: bd.Unwind, UnwindingAssertions: true})
+				cancel()
+				ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+				su, suerr := sym.Check(ctx, p, ub)
+				cancel()
+				if suerr != nil && program.KindOf(suerr) != program.Timeout {
+					t.Errorf("seed %d: symbolic BMC with unwinding assertions: %v\n%s", seed, suerr, src)
+				}
+				if xuerr == nil && xu.Status != explicit.Inconclusive && su.Verdict != backend.Unknown {
+					if (su.Verdict == backend.Unsafe) != (xu.Status == explicit.ViolationFound) {
+						t.Errorf("seed %d: with unwinding assertions the symbolic BMC says %v, the explicit search %v\n%s", seed, su.Verdict, xu.Status, src)
+					}
+					counts["unwinding "+su.Verdict.String()]++
+					for _, r := range []*program.Run{su.Run, xu.Run} {
+						if r == nil {
+							continue
+						}
+						if out, err := interp.Replay(p, r); err != nil || out.Status != interp.Violated {
+							t.Errorf("seed %d: a run with unwinding assertions does not replay: %v", seed, err)
+						}
+					}
+				}
+			}
 		}
 		counts[plain.Verdict.String()+"/"+res.Verdict.String()]++
 		if simFound != "" && plain.Verdict == backend.Safe {
@@ -159,6 +190,9 @@ func judgePrograms(t *testing.T, gen func(int64) string, n int) {
 	t.Logf("plain/cegpv verdicts over %d programs: %v; %d internal errors (UNKNOWN); %d explored explicitly", n, counts, internal, explored)
 	if explored < n/4 {
 		t.Errorf("only %d of %d programs explored explicitly: the comparison of the two engines is too thin", explored, n)
+	}
+	if n >= 30 && (counts["unwinding SAFE"] == 0 || counts["unwinding UNSAFE"] == 0) {
+		t.Errorf("with unwinding assertions no program holds or none fails (%v): the comparison is vacuous", counts)
 	}
 	if counts["SAFE/SAFE"] == 0 || counts["UNSAFE/UNSAFE"] == 0 {
 		t.Errorf("generator gave no safe or no unsafe program (%v): the comparison is vacuous", counts)

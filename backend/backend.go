@@ -5,8 +5,9 @@
 //   - An Unsafe result carries a Run of the program it was given: every
 //     executed label in order, the thread that ran it, the nondeterministic
 //     values drawn and the stores made (see program.Run).
-//   - Safe means no violation exists within the bounds; Result.Proof says
-//     whether unwinding assertions showed the bounds cover every behaviour.
+//   - Safe means no violation exists within the bounds (with unwinding
+//     assertions, no run reaches a loop or recursion bound either);
+//     Result.Proof says whether the bounds cover every behaviour.
 //   - A violated property is a result, not an error. Errors are
 //     infrastructure failures and carry a Kind; a reported violation whose
 //     counterexample cannot be followed is an error wrapping
@@ -33,8 +34,18 @@ type Backend interface {
 
 // Bounds limit the behaviours a check explores.
 type Bounds struct {
-	Unwind              int           // loop iterations and recursion depth per loop/call site
-	UnwindingAssertions bool          // check that Unwind suffices (a Safe result is then a proof)
+	Unwind int // loop iterations and recursion depth per loop/call site
+	// UnwindingAssertions: a run that reaches a loop or recursion bound
+	// violates that loop's or function's unwinding property
+	// (program.Unwindings), as CBMC's unwinding assertions: an Unsafe
+	// result then may be such a run (Run.Violated the property, Run.Unwind
+	// the bound), and a Safe one says that no run reaches these bounds (a
+	// proof, Result.Proof, unless a thread bound cut a run). UnwindingOnly,
+	// when set, limits the properties checked to the one with that key
+	// (program.Unwinding.Key): the other bounds cut runs as without
+	// unwinding assertions.
+	UnwindingAssertions bool
+	UnwindingOnly       string
 	Threads             int           // thread instances created by one Spawn inside a loop; 0 = Unwind
 	Contexts            int           // optional context-switch bound; 0 = none
 	Rounds              int           // round-robin rounds over the thread instances (package lazyseq); 0 = none
@@ -107,7 +118,7 @@ func (v Verdict) SVCOMP() string {
 type Result struct {
 	Verdict Verdict
 	Reason  string // why Unknown; empty otherwise
-	Proof   bool   // Safe and the unwinding assertions hold: a proof, not only bounded
+	Proof   bool   // Safe, unwinding assertions were checked and hold, and no thread bound cut a run: a proof, not only bounded
 	// Complete (Safe): no run was cut by a bound, so the answer holds
 	// for every bound (a backend that cannot tell leaves it false)
 	Complete bool

@@ -36,7 +36,7 @@ func TestGolden(t *testing.T) {
 			if src == nil {
 				t.Fatal("no input.c section")
 			}
-			p, err := frontend.Lower("input.c", src, frontend.Options{})
+			p, err := frontend.Lower("input.c", src, frontend.Options{Model: program.ILP32})
 			if err != nil {
 				t.Fatalf("Lower: %v", err)
 			}

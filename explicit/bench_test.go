@@ -21,7 +21,7 @@ func BenchmarkExploreWMM(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := frontend.Lower(task.Path, src, frontend.Options{})
+		p, err := frontend.Lower(task.Path, src, frontend.Options{Model: task.DataModel})
 		if err != nil {
 			b.Fatal(err)
 		}

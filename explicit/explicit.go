@@ -101,7 +101,8 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	ectx, cancel := context.WithTimeout(sctx, opts.Max)
 	defer cancel()
 	start := time.Now()
-	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
+	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes),
+		UnwindingAssertions: bounds.UnwindingAssertions, UnwindingOnly: bounds.UnwindingOnly})
 	if err != nil {
 		log.Debug("explicit search failed", "error", err)
 		return backend.Result{}, false
@@ -120,6 +121,8 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	case NoViolation:
 		log.Debug("no violation", "states", xr.States, "complete", xr.Complete)
 		bounds.ThreadCap = xr.ThreadCap // stated when it cut a run
+		// with unwinding assertions, a selected bound reached would have
+		// been a violation: a run cut elsewhere leaves the answer bounded
 		return backend.Result{Verdict: backend.Safe, Proof: xr.Complete && bounds.UnwindingAssertions, Complete: xr.Complete, Bounds: bounds, Stats: st}, true
 	}
 	log.Debug("gave up", "reason", xr.Reason, "states", xr.States)

@@ -40,6 +40,14 @@ type ExploreOptions struct {
 	// found and a search that reaches no other bound covers every run.
 	// Recursion stays bounded by Unwind.
 	Unbounded bool
+	// UnwindingAssertions makes a run that reaches a loop or recursion
+	// bound a violation of that loop's or function's unwinding property
+	// (program.Unwindings; the run ends with the step refused at the
+	// bound, Run.Unwind is Unwind); UnwindingOnly, when set, limits that
+	// to the property with that key (program.Unwinding.Key), the others
+	// cut runs as without unwinding assertions.
+	UnwindingAssertions bool
+	UnwindingOnly       string
 	// BoundPreemptions bounds the preemptions of a run by Preemptions
 	// (Musuvathi and Qadeer's iterative context bounding): a switch away
 	// from a thread that could still make a step that is not private
@@ -72,7 +80,8 @@ const (
 	// NoViolation: no run within the bounds violates an assertion or
 	// reaches an execution error.
 	NoViolation
-	// ViolationFound: Run violates an assertion.
+	// ViolationFound: Run violates an assertion (or, with
+	// UnwindingAssertions, an unwinding property).
 	ViolationFound
 )
 
@@ -164,7 +173,8 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (_ *E
 		return nil, err
 	}
 	x := &explorer{ctx: ctx, p: p, opts: opts, doms: doms, visited: map[string]struct{}{},
-		ix: program.NewIndex(p), loops: map[*program.Instr][2]int{}, private: map[*program.Instr]bool{}, stack: map[string]bool{}}
+		ix: program.NewIndex(p), unw: machine.NewUnwinder(p, opts.Unwind), private: map[*program.Instr]bool{}, stack: map[string]bool{}}
+	x.unw.Unbounded = opts.Unbounded
 	x.analyse()
 	res := &ExploreResult{}
 	// main (thread 0, cur) makes the first step
@@ -222,8 +232,7 @@ type explorer struct {
 	stack  map[string]bool
 	onPath bool
 	path   []program.Step
-	// loops: for a back-edge goto, the index range [lo, hi] of its loop
-	loops map[*program.Instr][2]int
+	unw    *machine.Unwinder // the loop and recursion bounds
 	// private: instructions that touch only private locals of their thread
 	private map[*program.Instr]bool
 	live    map[*program.Func][][]bool // see analysis.LiveLocals
@@ -254,9 +263,6 @@ func (x *explorer) analyse() {
 	handles := map[string]bool{}
 	for _, f := range x.p.Funcs {
 		for i, in := range f.Body {
-			if lo := f.LoopHead(i); lo >= 0 {
-				x.loops[in] = [2]int{lo, i}
-			}
 			if in.Op == program.OpJoin {
 				sym = false
 			}
@@ -502,6 +508,9 @@ func (x *explorer) expand(s *xstate, id, cost int, inPlace bool) (moved, cycle b
 		}
 	}
 	if why := x.bound(s, t, in); why != "" {
+		if run := x.atBound(t, in, nil, why); run != nil {
+			return false, false, run, nil
+		}
 		x.bounded = true
 		x.capped = x.capped || why == threadCapReached
 		return false, false, nil, nil
@@ -521,19 +530,7 @@ func (x *explorer) expand(s *xstate, id, cost int, inPlace bool) (moved, cycle b
 				ntargets = len(ts)
 				return ts[target%len(ts)]
 			},
-			BackEdge: func(fr *machine.Frame, g *program.Instr) string {
-				if x.opts.Unbounded {
-					return ""
-				}
-				if fr.BackEdges == nil {
-					fr.BackEdges = map[program.Label]int{}
-				}
-				if fr.BackEdges[g.Label] >= x.opts.Unwind-1 {
-					return fmt.Sprintf("unwinding bound %d reached at %s", x.opts.Unwind, g.Label)
-				}
-				fr.BackEdges[g.Label]++
-				return ""
-			},
+			BackEdge: x.unw.BackEdge,
 		}
 		res, err := c.m.Exec(ct, src, h)
 		if err != nil {
@@ -551,7 +548,10 @@ func (x *explorer) expand(s *xstate, id, cost int, inPlace bool) (moved, cycle b
 			choice = append(choice, make([]int, src.n-len(choice))...)
 		}
 		if res.Blocked != "" {
-			if strings.HasPrefix(res.Blocked, "unwinding bound") {
+			if machine.AtBound(res.Blocked) {
+				if run := x.atBound(ct, in, src.drawn, res.Blocked); run != nil {
+					return moved, cycle, run, nil
+				}
 				x.bounded = true
 			}
 		} else {
@@ -562,7 +562,7 @@ func (x *explorer) expand(s *xstate, id, cost int, inPlace bool) (moved, cycle b
 			if cost >= 0 {
 				c.cur, c.pre = id, s.pre+cost
 			}
-			x.resetLoops(ct)
+			x.unw.Left(ct)
 			x.path = append(x.path, program.Step{Thread: id, Label: in.Label, Nondet: src.drawn, Assigned: res.Writes})
 			if res.Failed {
 				steps := append([]program.Step(nil), x.path...)
@@ -602,16 +602,7 @@ func (x *explorer) expand(s *xstate, id, cost int, inPlace bool) (moved, cycle b
 func (x *explorer) bound(s *xstate, t *machine.Thread, in *program.Instr) string {
 	switch in.Op {
 	case program.OpCall:
-		name := calleeName(s.m, t, in.Func)
-		n := 0
-		for _, f := range t.Frames {
-			if name != "" && f.Fn.Name == name {
-				n++
-			}
-		}
-		if n >= x.opts.Unwind {
-			return "recursion bound"
-		}
+		return x.unw.Call(s.m, t, in)
 	case program.OpSpawn:
 		if x.opts.Threads > 0 && s.spawns[in.Label] >= x.opts.Threads {
 			return "thread bound"
@@ -623,34 +614,25 @@ func (x *explorer) bound(s *xstate, t *machine.Thread, in *program.Instr) string
 	return ""
 }
 
-// calleeName returns the function a call through e by t calls now, or ""
-// when evaluating e fails (the step itself then reports the error). A
-// callee expression draws nothing (domains rejects draws there), so the
-// evaluation is the one the step makes.
-func calleeName(m *machine.Machine, t *machine.Thread, e program.Expr) string {
-	if fr, ok := e.(*program.FuncRef); ok {
-		return fr.Name
+// atBound is thread t reaching a loop or recursion bound at in (why, the
+// step refused, drew drawn): with unwinding assertions, when the
+// property is checked, the run to here with that step is a violation of
+// it; otherwise nil (the run is cut there).
+func (x *explorer) atBound(t *machine.Thread, in *program.Instr, drawn []program.Value, why string) *program.Run {
+	if !x.opts.UnwindingAssertions || !machine.AtBound(why) {
+		return nil
 	}
-	if v, err := m.Eval(t, e); err == nil && strings.HasPrefix(v.Obj, "fn:") {
-		return v.Obj[3:]
-	}
-	return ""
-}
-
-// resetLoops forgets the back-edge counts of the loops t's top activation
-// has left, so that each entry into a loop has its own count.
-func (x *explorer) resetLoops(t *machine.Thread) {
 	fr := t.Top()
-	if fr == nil || len(fr.BackEdges) == 0 {
-		return
+	id, key := program.LoopID(fr.Fn, fr.PC), string(in.Label)
+	if strings.HasPrefix(why, machine.RecursionBound) {
+		id = program.RecursionID(fr.Fn.Name)
+		key = id
 	}
-	for l := range fr.BackEdges {
-		in := x.ix.Instr[l]
-		r, ok := x.loops[in]
-		if !ok || fr.PC < r[0] || fr.PC > r[1] {
-			delete(fr.BackEdges, l)
-		}
+	if o := x.opts.UnwindingOnly; o != "" && o != key {
+		return nil
 	}
+	steps := append(append([]program.Step(nil), x.path...), program.Step{Thread: t.ID, Label: in.Label, Nondet: drawn})
+	return &program.Run{Steps: steps, Violated: id, Unwind: x.opts.Unwind}
 }
 
 // key encodes the state canonically: objects by their names (locals by

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,7 +32,7 @@ func TestExploreProgs(t *testing.T) {
 	}
 	for _, h := range progs {
 		file := h.Path
-		p, err := frontend.Lower(file, h.Src, frontend.Options{})
+		p, err := frontend.Lower(file, h.Src, frontend.Options{Model: h.Model})
 		if err != nil {
 			continue
 		}
@@ -476,5 +477,55 @@ int main() { int k = __VERIFIER_nondet_int(); __VERIFIER_assume(k >= 1 && k < 3)
 				t.Fatalf("the violation does not replay: %v", err)
 			}
 		})
+	}
+}
+
+// TestExploreUnwinding checks the testdata/progs programs with unwinding
+// expectations (`// unwinding:` header lines) with unwinding assertions:
+// a bound reached is a violation of one of the expected unwinding
+// properties whose run replays as such; where they hold, the search finds
+// none and covers every run.
+func TestExploreUnwinding(t *testing.T) {
+	progs, err := testenv.Progs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, h := range progs {
+		for _, u := range h.Unwinding {
+			n++
+			t.Run(fmt.Sprintf("%s/unwind%d", strings.TrimSuffix(h.Name, ".c"), u.Unwind), func(t *testing.T) {
+				p := lowerC(t, h.Path, string(h.Src))
+				res, err := Explore(context.Background(), p, ExploreOptions{Unwind: u.Unwind, Threads: h.Threads, UnwindingAssertions: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(u.Fails) == 0 {
+					if res.Status != NoViolation || !res.Complete {
+						t.Fatalf("%v (complete %v, %s), want no violation, every run explored", res.Status, res.Complete, res.Reason)
+					}
+					return
+				}
+				if res.Status != ViolationFound {
+					t.Fatalf("%v (%s), want a violation of one of %v", res.Status, res.Reason, u.Fails)
+				}
+				out, err := interp.Replay(p, res.Run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Status != interp.Violated || !slices.Contains(u.Fails, out.Prop) || res.Run.Violated != out.Prop {
+					t.Fatalf("replays to %v %s (the search says %s), want one of %v", out.Status, out.Prop, res.Run.Violated, u.Fails)
+				}
+				// the same property alone; the others cut runs
+				want, _ := P.UnwindingByID(p, out.Prop)
+				res, err = Explore(context.Background(), p, ExploreOptions{Unwind: u.Unwind, Threads: h.Threads, UnwindingAssertions: true, UnwindingOnly: want.Key()})
+				if err != nil || res.Status != ViolationFound || res.Run.Violated != out.Prop {
+					t.Fatalf("%s alone: %v, %v", out.Prop, res, err)
+				}
+			})
+		}
+	}
+	if n == 0 {
+		t.Fatal("no program with unwinding expectations")
 	}
 }

@@ -67,8 +67,7 @@ func walkNodes(n cc.Node, f func(cc.Node) bool) {
 	if n == nil {
 		return
 	}
-	v := reflect.ValueOf(n)
-	if v.Kind() == reflect.Pointer && v.IsNil() {
+	if v := reflect.ValueOf(n); v.Kind() == reflect.Pointer && v.IsNil() {
 		return
 	}
 	if _, ok := n.(cc.Token); ok {
@@ -77,7 +76,16 @@ func walkNodes(n cc.Node, f func(cc.Node) bool) {
 	if !f(n) {
 		return
 	}
+	eachChild(n, func(c cc.Node) { walkNodes(c, f) })
+}
+
+// eachChild calls f on each non-nil node held by an exported field of n.
+func eachChild(n cc.Node, f func(cc.Node)) {
+	v := reflect.ValueOf(n)
 	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
 		v = v.Elem()
 	}
 	if v.Kind() != reflect.Struct {
@@ -93,7 +101,9 @@ func walkNodes(n cc.Node, f func(cc.Node) bool) {
 			continue
 		}
 		if m, ok := fv.Interface().(cc.Node); ok {
-			walkNodes(m, f)
+			if _, tok := m.(cc.Token); !tok {
+				f(m)
+			}
 		}
 	}
 }
@@ -579,11 +589,11 @@ func (ai *addrInfo) isScaled(e cc.ExpressionNode, s int64) bool {
 	if t := e.Type(); t == nil || !cc.IsIntegerType(t) || t.Kind() == cc.Bool {
 		return false
 	}
-	if k, ok := intValue(e.Value()); ok {
+	if k, ok := ai.l.constInt(e); ok {
 		return k%s == 0
 	}
 	constMul := func(n cc.ExpressionNode) bool {
-		k, ok := intValue(n.Value())
+		k, ok := ai.l.constInt(n)
 		return ok && k%s == 0
 	}
 	switch x := e.(type) {
@@ -596,7 +606,7 @@ func (ai *addrInfo) isScaled(e cc.ExpressionNode, s int64) bool {
 		return ai.isScaled(x.AdditiveExpression, s) && ai.isScaled(x.MultiplicativeExpression, s)
 	case *cc.ShiftExpression:
 		if x.Case == cc.ShiftExpressionLsh {
-			if k, ok := intValue(x.AdditiveExpression.Value()); ok && k >= 0 && k < 63 && (int64(1)<<k)%s == 0 {
+			if k, ok := ai.l.constInt(x.AdditiveExpression); ok && k >= 0 && k < 63 && (int64(1)<<k)%s == 0 {
 				return true
 			}
 			return ai.isScaled(x.ShiftExpression, s)

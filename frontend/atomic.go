@@ -27,7 +27,8 @@ import (
 // rejected by the preprocessor ("include file not found").
 
 // checkAtomics walks the translation unit and fails at the first _Atomic
-// that is not on the declaration of a plain variable.
+// that is not on the declaration of a plain variable, in the declarations
+// a run can reach (mayReach).
 func (l *lowerer) checkAtomics(ast *cc.AST) {
 	var stack []reflect.Value
 	var walk func(v reflect.Value)
@@ -63,7 +64,39 @@ func (l *lowerer) checkAtomics(ast *cc.AST) {
 		}
 		stack = stack[:len(stack)-1]
 	}
-	walk(reflect.ValueOf(ast.TranslationUnit))
+	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
+		if ext := ed.ExternalDeclaration; ext != nil && l.mayReach(ext) {
+			walk(reflect.ValueOf(ext))
+		}
+	}
+}
+
+// mayReach reports whether a file-scope declaration matters to a run: a
+// function definition a run can call, or a declaration that declares a
+// typedef, a tag, or an object a run can use (reach.go); not a prototype
+// or an object no reachable code names.
+func (l *lowerer) mayReach(ext *cc.ExternalDeclaration) bool {
+	switch ext.Case {
+	case cc.ExternalDeclarationFuncDef:
+		return l.reached.funcs[ext.FunctionDefinition.Declarator.Name()]
+	case cc.ExternalDeclarationDecl:
+		d := ext.Declaration
+		if d == nil || d.Case != cc.DeclarationDecl || d.InitDeclaratorList == nil {
+			return true
+		}
+		for list := d.InitDeclaratorList; list != nil; list = list.InitDeclaratorList {
+			id := list.InitDeclarator
+			if id == nil || id.Declarator == nil {
+				return true
+			}
+			dd := id.Declarator
+			if dd.IsTypename() || (dd.Type() != nil && dd.Type().Kind() != cc.Function && l.reached.objs[dd.Name()]) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 var tokenPtrType = reflect.TypeOf(&cc.Token{})

@@ -31,12 +31,14 @@ func (l *lowerer) nondetType(suffix string) *program.Type {
 		return ulong
 	case "longlong", "loff_t":
 		return program.LLongType
-	case "ulonglong", "u64":
+	case "ulonglong", "u64", "sector_t":
 		return program.ULLongType
 	case "bool", "_Bool":
 		return program.BoolType
 	case "pointer":
 		return l.voidPtr()
+	case "pchar":
+		return l.ptrTo(program.CharType)
 	case "pthread_t":
 		return pthreadTTypes[l.model]
 	}
@@ -75,7 +77,17 @@ func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool
 		fl.l.fptrCalls = true
 	}
 	if ft.Variadic {
-		fl.l.fail(x, "call of a variadic function")
+		fl.l.fail(x, "call of a variadic function through a pointer")
+	}
+	if cft := calleeFuncType(x); direct && cft != nil && cft.IsVariadic() {
+		// a variadic function with a body that never reads its variable
+		// arguments (lowerFunc): they are evaluated and dropped
+		if fixed := len(ft.Params) - len(fl.l.tlsParamTypes(name)); len(as) > fixed {
+			for _, a := range as[fixed:] {
+				fl.effect(a)
+			}
+			as = as[:fixed]
+		}
 	}
 	var hidden []*program.Type // thread-local variables (tls.go)
 	if direct {
@@ -130,6 +142,9 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 			fl.effect(a)
 		}
 	}
+	if lib, ok := libAlias[name]; ok {
+		name = lib
+	}
 	switch {
 	case name == "__VERIFIER_assume":
 		need(1)
@@ -158,15 +173,15 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		return nil
 	case strings.HasPrefix(name, "__VERIFIER_nondet_"):
 		effects()
+		if !want {
+			return nil // a value drawn and dropped
+		}
 		t := l.nondetType(strings.TrimPrefix(name, "__VERIFIER_nondet_"))
 		if t == nil {
 			t = resultType()
 		}
 		if t.Kind == program.Void || !t.IsScalar() {
 			l.fail(x, "%s returns %s", name, t)
-		}
-		if !want {
-			return nil
 		}
 		return &program.Nondet{T: t}
 	case name == "__VERIFIER_atomic_begin":
@@ -187,14 +202,12 @@ func (fl *funcLowerer) builtin(x *cc.PostfixExpression, name string, as []cc.Exp
 		}
 		fl.emitOp(program.OpFree, nil, p)
 		return nil
-	case name == "__builtin_expect":
-		need(2)
-		v := fl.rval(as[0])
-		fl.effect(as[1])
-		return v
 	case strings.HasPrefix(name, "pthread_"):
 		return fl.pthread(x, name, as, want)
 	case strings.HasPrefix(name, "__builtin_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__atomic_"):
+		if r, ok := fl.gccBuiltin(x, name, as, want); ok {
+			return r
+		}
 		l.fail(x, "compiler builtin %s", name)
 	case name == "setjmp" || name == "longjmp" || name == "_setjmp" || name == "__sigsetjmp" || name == "sigsetjmp":
 		l.fail(x, "%s", name)
@@ -387,32 +400,57 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 			fl.l.fail(call, "%s with %d arguments", name, len(as))
 		}
 		count = fl.allocCount(as[0], elem)
+		if name == "malloc" {
+			fl.mayFail(lv, func(p program.Expr) { fl.emitOp(program.OpAlloc, p, count) })
+			return
+		}
 		fl.emitOp(program.OpAlloc, lv, count)
 	case "calloc":
 		if len(as) != 2 {
 			fl.l.fail(call, "calloc with %d arguments", len(as))
 		}
-		sz, ok := intValue(as[1].Value())
+		sz, ok := fl.l.constInt(as[1])
 		if !ok || sz != elem.Size {
 			fl.l.fail(call, "calloc with an element size other than sizeof(%s)", elem)
 		}
 		n := fl.rvalTo(as[0], fl.l.sizeT())
 		if c, ok := n.(*program.Const); ok && c.V <= 16 {
-			p := lv
-			if !isStableLocal(fl, lv) {
-				p = fl.tmp(t)
-			}
-			fl.emitOp(program.OpAlloc, p, n)
-			for i := int64(0); i < c.V; i++ {
-				fl.assignCompound(fl.deref(call, fl.binary(call, program.Add, p, program.IntConst(program.IntT, i))), nil)
-			}
-			if p != lv {
-				fl.assign(lv, p)
-			}
+			fl.mayFail(lv, func(lv program.Expr) {
+				p := lv
+				if !isStableLocal(fl, lv) {
+					p = fl.tmp(t)
+				}
+				fl.emitOp(program.OpAlloc, p, n)
+				for i := int64(0); i < c.V; i++ {
+					fl.assignCompound(fl.deref(call, fl.binary(call, program.Add, p, program.IntConst(program.IntT, i))), nil)
+				}
+				if p != lv {
+					fl.assign(lv, p)
+				}
+			})
 			return
 		}
 		fl.l.fail(call, "calloc of a non-constant or large number of elements")
 	}
+}
+
+// mayFail emits alloc(lv), the allocation of malloc or calloc into lv;
+// with Options.MallocMayFail the call may instead return a null pointer
+// (a genuine choice: CBMC's and ESBMC's --malloc-may-fail), else it never
+// fails (their default).
+func (fl *funcLowerer) mayFail(lv program.Expr, alloc func(lv program.Expr)) {
+	if !fl.l.mallocMayFail {
+		alloc(lv)
+		return
+	}
+	lv = fl.stableLval(lv)
+	fail, done := fl.newLabel(), fl.newLabel()
+	fl.jump(fail, &program.Nondet{T: program.BoolType})
+	alloc(lv)
+	fl.jump(done, nil)
+	fl.place(fail)
+	fl.assign(lv, &program.Const{T: lv.Type(), V: 0})
+	fl.place(done)
 }
 
 // allocCount returns the number of elements of type elem a malloc of size
@@ -445,7 +483,7 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 	if isSizeof(size) {
 		return program.IntConst(st, 1)
 	}
-	if k, ok := intValue(size.Value()); ok {
+	if k, ok := fl.l.constInt(size); ok {
 		if k%elem.Size != 0 {
 			fl.l.fail(size, "malloc of %d bytes for elements of %d bytes", k, elem.Size)
 		}

@@ -98,7 +98,7 @@ func intConstOf(fl *funcLowerer, n cc.ExpressionNode) (program.Expr, bool) {
 	if t == nil || !cc.IsIntegerType(t) {
 		return nil, false
 	}
-	k, ok := intValue(n.Value())
+	k, ok := fl.l.constInt(n)
 	if !ok || !n.Pure() {
 		return nil, false
 	}
@@ -124,6 +124,8 @@ func (fl *funcLowerer) expr(n cc.ExpressionNode, want bool) program.Expr {
 			}
 		}
 		return last
+	case *cc.ConstantExpression:
+		return fl.expr(x.ConditionalExpression, want)
 	case *cc.PrimaryExpression:
 		return fl.primary(x, want)
 	case *cc.PostfixExpression:
@@ -270,10 +272,11 @@ func (fl *funcLowerer) ident(x *cc.PrimaryExpression) program.Expr {
 		}
 	case *cc.Enumerator:
 		k, ok := intValue(r.Value())
-		if !ok {
+		et := fl.l.enums.of[r]
+		if !ok || et == nil {
 			fl.l.fail(x, "enumerator %s without value", name)
 		}
-		return program.IntConst(program.IntT, k)
+		return program.IntConst(fl.l.enumeratorType(x, r, et), k)
 	case nil:
 		fl.l.fail(x, "undeclared identifier %s", name)
 	}
@@ -313,13 +316,14 @@ func (fl *funcLowerer) declRef(d *cc.Declarator, name string, n cc.Node) program
 	return nil
 }
 
-// funcRef designates a function with a body.
+// funcRef designates a function: one with a body a run can call, or a
+// stub of one no run calls (reach.go).
 func (fl *funcLowerer) funcRef(name string, n cc.Node) program.Expr {
 	fd := fl.l.defs[name]
-	if fd == nil {
-		fl.l.fail(n, "function %s without a body used as a value", name)
+	if fd == nil || !fl.l.reached.funcs[name] {
+		return fl.l.stubRef(name, n)
 	}
-	t := fl.l.typ(fd.Declarator, fd.Declarator.Type())
+	t := fl.l.funcType(fd.Declarator, fd.Declarator.Type())
 	if hs := fl.l.tlsParamTypes(name); len(hs) > 0 {
 		c := *t
 		c.Params = append(append([]*program.Type(nil), t.Params...), hs...)
@@ -366,21 +370,22 @@ func (fl *funcLowerer) postfix(x *cc.PostfixExpression, want bool) program.Expr 
 			fl.l.fail(x, "member access in %s", t)
 		}
 		name := x.Token2.SrcStr()
-		i := t.FieldIndex(name)
-		if i < 0 {
+		path := fieldPath(t, name)
+		if path == nil {
+			fl.l.failOpaque(x, t, name)
 			fl.l.fail(x, "no member %s in %s", name, t)
 		}
-		if t.Kind == program.Union {
-			i = fl.l.unionMember(t, i, name, x) // members share storage: union.go
-			name = t.Fields[i].Name
-		}
-		return &program.FieldSel{X: s, Name: name, Field: i, T: t.Fields[i].Type}
+		return fl.selectPath(s, path, name, x)
 	case cc.PostfixExpressionInc:
 		return fl.incdec(x, x.PostfixExpression, program.Add, true, want)
 	case cc.PostfixExpressionDec:
 		return fl.incdec(x, x.PostfixExpression, program.Sub, true, want)
 	case cc.PostfixExpressionComplit:
-		fl.l.fail(x, "compound literal")
+		// a compound literal: an unnamed object of the enclosing block,
+		// initialised where the literal is evaluated (C11 6.5.2.5)
+		v := fl.tmp(fl.l.typ(x, x.Type()))
+		fl.initList(v, x.InitializerList)
+		return v
 	}
 	fl.l.fail(x, "postfix expression")
 	return nil
@@ -560,7 +565,7 @@ func (fl *funcLowerer) binary(n cc.Node, op program.BinOp, x, y program.Expr) pr
 		}
 		fl.needInts(n, tx, ty)
 		t := arith(tx, ty)
-		return &program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: program.IntT}
+		return foldBinary(&program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: program.IntT})
 	case program.Add, program.Sub:
 		if tx.Kind == program.Pointer && ty.Kind == program.Pointer && op == program.Sub {
 			return &program.Binary{Op: program.Sub, X: x, Y: y, T: fl.l.ptrdiffT()}
@@ -584,11 +589,24 @@ func (fl *funcLowerer) binary(n cc.Node, op program.BinOp, x, y program.Expr) pr
 	case program.Shl, program.Shr:
 		fl.needInts(n, tx, ty)
 		t := promote(tx)
-		return &program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, promote(ty), false), T: t}
+		return foldBinary(&program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, promote(ty), false), T: t})
 	}
 	fl.needInts(n, tx, ty)
 	t := arith(tx, ty)
-	return &program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: t}
+	return foldBinary(&program.Binary{Op: op, X: fl.convert(x, t, false), Y: fl.convert(y, t, false), T: t})
+}
+
+// foldBinary returns the value of b when both operands are integer
+// constants, as cc folds a constant expression (so that printing and
+// lowering again gives the same program); b itself otherwise, and for a
+// division by zero, which C leaves undefined and cc does not fold.
+func foldBinary(b *program.Binary) program.Expr {
+	x, ok1 := b.X.(*program.Const)
+	y, ok2 := b.Y.(*program.Const)
+	if !ok1 || !ok2 || !x.T.IsInteger() || !y.T.IsInteger() || (y.V == 0 && (b.Op == program.Div || b.Op == program.Rem)) {
+		return b
+	}
+	return program.IntConst(b.T, program.IntBinary(b.Op, b.T, x.V, y.V, program.Unsigned(x.T)))
 }
 
 func (fl *funcLowerer) needInts(n cc.Node, ts ...*program.Type) {

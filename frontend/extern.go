@@ -80,6 +80,8 @@ func (fl *funcLowerer) external(x *cc.PostfixExpression, name string, as []cc.Ex
 		return fl.scanf(x, name, as, want)
 	case "strcat", "strncat":
 		l.fail(x, "%s: the length of the destination string is not known statically", name)
+	case "sleep", "usleep", "nanosleep", "sched_yield":
+		return fl.sleep(x, name, as, want)
 	}
 	if _, ok := readOnlyExternals[name]; ok {
 		return fl.readOnlyCall(x, name, as, want)
@@ -123,6 +125,53 @@ func (fl *funcLowerer) external(x *cc.PostfixExpression, name string, as []cc.Ex
 		l.fail(x, "call of %s without a body returning %s", name, t)
 	}
 	return &program.Nondet{T: t, Origin: name}
+}
+
+// sleep lowers sleep, usleep, nanosleep and sched_yield to nothing: the
+// model has no time, and another thread may run at any step anyway, so
+// giving up the processor adds no run. The model delivers no signals,
+// so sleep and usleep (glibc on Linux: a valid nanosleep) return 0 and
+// nanosleep never writes the remaining time; nanosleep returns -1
+// (EINVAL) when tv_sec is negative or tv_nsec is outside 0..999999999,
+// else 0 (POSIX), computed from *req when its result is used. The
+// arguments are evaluated for their effects.
+func (fl *funcLowerer) sleep(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
+	if name == "nanosleep" && want {
+		if len(as) != 2 {
+			fl.l.fail(x, "nanosleep called with %d arguments, want 2", len(as))
+		}
+		req := fl.rval(as[0])
+		fl.effect(as[1])
+		rt := req.Type()
+		var sec, nsec []int
+		if rt.Kind == program.Pointer && rt.Elem.Kind == program.Struct {
+			sec, nsec = fieldPath(rt.Elem, "tv_sec"), fieldPath(rt.Elem, "tv_nsec")
+		}
+		if sec == nil || nsec == nil || len(sec) > 1 || len(nsec) > 1 {
+			fl.l.fail(x, "nanosleep of a %s, not a struct timespec *", rt)
+		}
+		req = fl.stablePtr(req)
+		get := func(path []int, what string) program.Expr {
+			v := fl.tmp(rt.Elem.Fields[path[0]].Type)
+			fl.assign(v, fl.selectPath(fl.deref(x, req), path, what, x))
+			return v
+		}
+		s, ns := get(sec, "tv_sec"), get(nsec, "tv_nsec")
+		zero := program.IntConst(program.IntT, 0)
+		bad := fl.binary(x, program.LOr, fl.binary(x, program.Lt, s, zero),
+			fl.binary(x, program.LOr, fl.binary(x, program.Lt, ns, zero), fl.binary(x, program.Gt, ns, program.IntConst(program.IntT, 999999999))))
+		t := fl.l.typ(x, x.Type())
+		return &program.CondExpr{C: bad, X: program.IntConst(t, -1), Y: program.IntConst(t, 0), T: t}
+	}
+	for _, a := range as {
+		if !a.Pure() {
+			fl.effect(a)
+		}
+	}
+	if !want {
+		return nil
+	}
+	return program.IntConst(fl.l.typ(x, x.Type()), 0)
 }
 
 // checkNoWritableArgs rejects a call of an unknown external function that
@@ -209,7 +258,7 @@ func (fl *funcLowerer) readOnlyCall(x *cc.PostfixExpression, name string, as []c
 		if len(as) != 3 {
 			l.fail(x, "%s called with %d arguments, want 3", name, len(as))
 		}
-		if v, ok := intValue(as[1].Value()); !ok || v != 0 {
+		if v, ok := l.constInt(as[1]); !ok || v != 0 {
 			l.fail(x, "external function %s may write through its pointer argument 2 (end pointer not NULL); give it a body or a stub", name)
 		}
 	}
@@ -352,7 +401,7 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 	}
 	elem := dt.Elem
 	constArg := func(a cc.ExpressionNode, what string) int64 {
-		k, ok := intValue(a.Value())
+		k, ok := l.constInt(a)
 		if !ok || k < 0 {
 			l.fail(x, "%s with a non-constant %s", name, what)
 		}
@@ -397,7 +446,7 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 			l.fail(x, "memset of %d elements (more than %d cells)", cnt, maxLibCells)
 		}
 		var val program.Expr // nil: zero of any type
-		if c, ok := intValue(as[1].Value()); ok {
+		if c, ok := l.constInt(as[1]); ok {
 			b := c & 0xff
 			switch {
 			case b == 0:

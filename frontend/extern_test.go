@@ -21,7 +21,7 @@ func TestBigshot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := Lower(task.File, src, Options{IncludeDirs: []string{filepath.Dir(task.Path)}})
+			p, err := Lower(task.File, src, Options{Model: task.DataModel, IncludeDirs: []string{filepath.Dir(task.Path)}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -36,7 +36,8 @@ var includeFS embed.FS
 
 // Options configures Lower.
 type Options struct {
-	// Model is the data model; the zero value means program.ILP32.
+	// Model is the data model; the zero value means the host's
+	// (program.HostModel: LP64 on x86-64).
 	Model program.DataModel
 	// Logger receives Debug messages about modelling decisions; nil is silent.
 	Logger hclog.Logger
@@ -46,6 +47,10 @@ type Options struct {
 	// MaxHeap is the Go heap LowerContext lets the lowering reach (0:
 	// DefaultMaxHeap).
 	MaxHeap int
+	// MallocMayFail lets malloc and calloc return a null pointer (CBMC's
+	// and ESBMC's --malloc-may-fail); by default they never fail, as in
+	// both.
+	MallocMayFail bool
 }
 
 const predefinedCommon = `
@@ -80,6 +85,12 @@ const predefinedCommon = `
 #define __INT8_TYPE__ signed char
 #define __INT16_TYPE__ short
 #define __INT32_TYPE__ int
+#define __ATOMIC_RELAXED 0
+#define __ATOMIC_CONSUME 1
+#define __ATOMIC_ACQUIRE 2
+#define __ATOMIC_RELEASE 3
+#define __ATOMIC_ACQ_REL 4
+#define __ATOMIC_SEQ_CST 5
 `
 
 const predefinedILP32 = predefinedCommon + `
@@ -146,7 +157,7 @@ func config(model program.DataModel, includeDirs []string) *cc.Config {
 // errors) and lowers it to a program.
 func Lower(file string, src []byte, opts Options) (prog *program.Program, err error) {
 	if opts.Model == "" {
-		opts.Model = program.ILP32
+		opts.Model = program.HostModel()
 	}
 	if opts.Model != program.ILP32 && opts.Model != program.LP64 {
 		return nil, program.Errorf(program.Internal, "unknown data model %q", opts.Model)
@@ -157,6 +168,7 @@ func Lower(file string, src []byte, opts Options) (prog *program.Program, err er
 		opts.Logger = log
 	}
 	l := newLowerer(file, opts.Model, log)
+	l.mallocMayFail = opts.MallocMayFail
 	parsing := true
 	defer func() {
 		if r := recover(); r != nil {

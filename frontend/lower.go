@@ -2,9 +2,12 @@ package frontend
 
 import (
 	"fmt"
-	"modernc.org/token"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+
+	"modernc.org/token"
 
 	"github.com/hashicorp/go-hclog"
 	"modernc.org/cc/v4"
@@ -14,7 +17,8 @@ import (
 
 // lowerer holds the state of one translation unit.
 type lowerer struct {
-	unionUses map[*program.Type][]unionUse // union.go
+	unionUses map[*program.Type][]unionUse        // union.go
+	opaque    map[*program.Type]map[string]string // opaque members by struct type and name: why (opaque.go)
 
 	file  string
 	model program.DataModel
@@ -40,18 +44,37 @@ type lowerer struct {
 	logged    map[string]bool
 	strings   map[string]*program.Var
 	fptrCalls bool
-	tls       *tlsInfo      // thread-local variables (tls.go), nil if none
-	pt        *pthreadModel // pthread.go, nil until a model type is used
+	tls       *tlsInfo        // thread-local variables (tls.go), nil if none
+	enums     enumInfo        // enum.go
+	reached   *reachInfo      // what a run can reach (reach.go)
+	stubs     map[string]bool // functions lowered as stubs (reach.go)
+	pt        *pthreadModel   // pthread.go, nil until a model type is used
+
+	mallocMayFail bool // Options.MallocMayFail
 }
 
 func newLowerer(file string, model program.DataModel, log hclog.Logger) *lowerer {
 	return &lowerer{
 		file: file, model: model, log: log,
-		structs: map[structKey]*program.Type{}, tags: map[string]bool{},
+		structs: map[structKey]*program.Type{}, tags: maps.Clone(printedHeaderTags),
 		globals: map[string]*program.Var{}, staticVars: map[*cc.Declarator]*program.Var{}, staticInit: map[*cc.Declarator]staticDecl{}, externs: map[string]*cc.Declarator{},
 		globalNames: map[string]bool{}, defs: map[string]*cc.FunctionDefinition{},
 		funcNames: map[string]string{}, logged: map[string]bool{}, strings: map[string]*program.Var{},
 	}
+}
+
+// printedHeaderTags are the struct and union tags that the headers a
+// printed program includes (program.Print: glibc's pthread.h, assert.h,
+// stdlib.h, in both data models) define: a program's struct of such a tag
+// (struct timeval of a preprocessed file) is renamed (timeval_2), so that
+// the printed C compiles. struct timespec is not among them: the printer
+// leaves its definition to the header (program.headerStructs).
+var printedHeaderTags = map[string]bool{
+	"__cancel_jmp_buf_tag": true, "__jmp_buf_tag": true, "__locale_data": true, "__locale_struct": true,
+	"__pthread_cleanup_frame": true, "__pthread_cond_s": true, "__pthread_internal_list": true,
+	"__pthread_internal_slist": true, "__pthread_mutex_s": true, "__pthread_rwlock_arch_t": true,
+	"_pthread_cleanup_buffer": true, "drand48_data": true, "itimerspec": true, "pthread_attr_t": true,
+	"random_data": true, "sched_param": true, "sigevent": true, "timeval": true, "tm": true,
 }
 
 func toPos(p token.Position) program.Pos {
@@ -100,7 +123,7 @@ func builtinName(name string) bool {
 func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	l.ast = ast
 	l.prog = &program.Program{File: l.file, Model: l.model}
-	l.checkAtomics(ast)
+	l.checkEnums(ast)
 	// Collect function definitions and global names first.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -133,6 +156,20 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 	if _, ok := l.defs["main"]; !ok {
 		l.fail(nil, "no definition of main")
 	}
+	// Only what a run can reach is lowered (reach.go).
+	l.reached = l.reach(ast)
+	var dropped []string
+	l.defOrder = slices.DeleteFunc(l.defOrder, func(name string) bool {
+		if !l.reached.funcs[name] {
+			dropped = append(dropped, name)
+			return true
+		}
+		return false
+	})
+	if len(dropped) > 0 {
+		l.log.Debug("functions no run can call are not lowered", "count", len(dropped), "functions", dropped)
+	}
+	l.checkAtomics(ast)
 	// Globals, in declaration order.
 	for ed := ast.TranslationUnit; ed != nil; ed = ed.TranslationUnit {
 		ext := ed.ExternalDeclaration
@@ -148,6 +185,7 @@ func (l *lowerer) run(ast *cc.AST) (*program.Program, error) {
 		l.prog.Funcs = append(l.prog.Funcs, f)
 	}
 	l.prog.Types = orderTypes(l.structOrder)
+	prune(l.prog)
 	return l.prog, nil
 }
 
@@ -173,6 +211,9 @@ func (l *lowerer) globalDecl(d *cc.Declaration) {
 		var init *cc.Initializer
 		if id.Case == cc.InitDeclaratorInit {
 			init = id.Initializer
+		}
+		if !l.reached.objs[dd.Name()] {
+			continue // no reachable code names it (reach.go)
 		}
 		if dd.IsThreadLocal() {
 			l.threadLocalDecl(dd, init)
@@ -277,13 +318,8 @@ func stringCompound(t *program.Type, s string) program.Expr {
 func (l *lowerer) allZero(in *cc.Initializer) bool {
 	switch in.Case {
 	case cc.InitializerExpr:
-		switch v := in.AssignmentExpression.Value().(type) {
-		case cc.Int64Value:
-			return v == 0
-		case cc.UInt64Value:
-			return v == 0
-		}
-		return false
+		k, ok := l.constInt(in.AssignmentExpression)
+		return ok && k == 0
 	case cc.InitializerInitList:
 		for il := in.InitializerList; il != nil; il = il.InitializerList {
 			if il.Initializer != nil && !l.allZero(il.Initializer) {
@@ -293,110 +329,6 @@ func (l *lowerer) allZero(in *cc.Initializer) bool {
 		return true
 	}
 	return false
-}
-
-// compound lowers a brace initializer list of an aggregate. With static set
-// the elements are constant expressions; otherwise elem is called to lower
-// each scalar element (locals).
-func (l *lowerer) compound(t *program.Type, list *cc.InitializerList, static bool, elem func(*program.Type, *cc.Initializer) program.Expr) *program.Compound {
-	c := &program.Compound{T: t}
-	n := 0
-	if t.Kind == program.Array {
-		n = int(t.Len)
-	} else {
-		n = len(t.Fields)
-		if t.Kind == program.Union {
-			n = 1
-		}
-	}
-	elemType := func(i int) *program.Type {
-		if t.Kind == program.Array {
-			return t.Elem
-		}
-		return t.Fields[i].Type
-	}
-	set := func(i int, e program.Expr) {
-		for len(c.Elems) <= i {
-			c.Elems = append(c.Elems, nil)
-		}
-		c.Elems[i] = e
-	}
-	pos := 0
-	if t.Kind == program.Union && list != nil && len(t.Fields) > 0 {
-		l.unionMember(t, 0, t.Fields[0].Name, list) // an initializer writes the first member
-	}
-	for il := list; il != nil; il = il.InitializerList {
-		if il.Initializer == nil {
-			continue
-		}
-		if d := il.Designation; d != nil {
-			dl := d.DesignatorList
-			if dl == nil || dl.DesignatorList != nil {
-				l.fail(d, "nested designator in initializer")
-			}
-			ds := dl.Designator
-			switch ds.Case {
-			case cc.DesignatorIndex:
-				if t.Kind != program.Array {
-					l.fail(ds, "array designator for %s", t)
-				}
-				k, ok := intValue(ds.ConstantExpression.Value())
-				if !ok {
-					l.fail(ds, "non-constant designator")
-				}
-				pos = int(k)
-			case cc.DesignatorField, cc.DesignatorField2:
-				if t.Kind == program.Array {
-					l.fail(ds, "field designator for an array")
-				}
-				name := ds.Token2.SrcStr()
-				if ds.Case == cc.DesignatorField2 {
-					name = ds.Token.SrcStr()
-				}
-				pos = t.FieldIndex(name)
-				if pos < 0 {
-					l.fail(ds, "unknown field %s", name)
-				}
-				if t.Kind == program.Union && pos != 0 {
-					l.fail(ds, "initializer of union member %s other than the first", name)
-				}
-			default:
-				l.fail(ds, "range designator")
-			}
-		}
-		if pos >= n {
-			if t.Kind == program.Array && t.Len == 0 {
-				l.fail(il, "initializer of an array of unknown size")
-			}
-			l.fail(il, "excess elements in initializer")
-		}
-		et := elemType(pos)
-		init := il.Initializer
-		if init.Case == cc.InitializerExpr && !et.IsScalar() {
-			if s, ok := stringLit(init.AssignmentExpression); ok && et.Kind == program.Array {
-				set(pos, stringCompound(et, s))
-				pos++
-				continue
-			}
-			l.fail(init, "initializer without braces for an aggregate member (brace elision)")
-		}
-		if static {
-			set(pos, l.constInit(et, init))
-		} else {
-			if init.Case == cc.InitializerInitList && !et.IsScalar() {
-				set(pos, l.compound(et, init.InitializerList, false, elem))
-			} else {
-				set(pos, elem(et, init))
-			}
-		}
-		pos++
-	}
-	for i, e := range c.Elems {
-		if e == nil {
-			c.Elems[i] = zero(elemType(i))
-		}
-	}
-	return c
 }
 
 // zero returns the zero value of t as an initializer expression.
@@ -422,7 +354,7 @@ func intValue(v cc.Value) (int64, bool) {
 // integer constant or an address constant.
 func (l *lowerer) constExpr(t *program.Type, e cc.ExpressionNode) program.Expr {
 	if t.IsInteger() || t.Kind == program.Mutex || t.Kind == program.Cond {
-		if k, ok := intValue(e.Value()); ok && cc.IsIntegerType(e.Type()) {
+		if k, ok := l.constInt(e); ok && cc.IsIntegerType(e.Type()) {
 			return program.IntConst(t, k)
 		}
 		if t.IsInteger() && e.Type().Kind() == cc.Ptr {

@@ -93,8 +93,10 @@ func (l *lowerer) lowerFunc(fd *cc.FunctionDefinition, known map[string]bool) *f
 	fl.knownAddr = known
 	f.Atomic = strings.HasPrefix(cname, "__VERIFIER_atomic_")
 	fl.atomicFunc = f.Atomic
-	if ft.IsVariadic() {
-		l.fail(d, "variadic function %s", cname)
+	if ft.IsVariadic() && usesVarArgs(fd.CompoundStatement) {
+		// one that never reads its variable arguments is its fixed
+		// parameters (funcType; calls drop the others)
+		l.fail(d, "variadic function %s that reads its variable arguments", cname)
 	}
 	for _, p := range ft.Parameters() {
 		if p.Type().Kind() == cc.Void {
@@ -561,7 +563,7 @@ func (fl *funcLowerer) switchStmt(ss *cc.SelectionStatement) {
 		ctx.cases[ls] = s
 		switch ls.Case {
 		case cc.LabeledStatementCaseLabel:
-			k, ok := intValue(ls.ConstantExpression.Value())
+			k, ok := fl.l.constInt(ls.ConstantExpression)
 			if !ok {
 				fl.l.fail(ls, "non-constant case label")
 			}
@@ -665,6 +667,18 @@ func (fl *funcLowerer) localDecl(d *cc.Declaration) {
 			fl.vla(dd, at, init)
 			continue
 		}
+		if isFloating(t) && dd.ReadCount() == 0 && dd.WriteCount() <= initWrites(init) && !dd.AddressTaken() {
+			// a floating-point local no run reads or writes: not a
+			// computation with floating point (opaque.go); its
+			// initializer is evaluated for its effects
+			if init != nil {
+				if init.Case != cc.InitializerExpr || !init.AssignmentExpression.Pure() {
+					fl.l.fail(init, "initializer with effects of the floating-point variable %s", dd.Name())
+				}
+			}
+			fl.l.debugOnce("float:"+dd.Name(), "unused floating-point local is not lowered", "var", dd.Name(), "pos", fl.cur.String())
+			continue
+		}
 		pt := fl.l.typ(dd, t)
 		at := fl.addrLocalType(dd)
 		if at != nil {
@@ -730,8 +744,33 @@ func (fl *funcLowerer) localInit(lv program.Expr, init *cc.Initializer) {
 		}
 		fl.l.fail(init, "array initialised with an expression")
 	}
+	fl.initList(lv, init.InitializerList)
+}
+
+// initWrites is the number of writes cc counts for a declaration's
+// initializer.
+func initWrites(init *cc.Initializer) int {
+	if init != nil {
+		return 1
+	}
+	return 0
+}
+
+// initList assigns a brace list to lv, one Assign per scalar.
+func (fl *funcLowerer) initList(lv program.Expr, list *cc.InitializerList) {
+	t := lv.Type()
+	if t.IsScalar() {
+		for il := list; il != nil; il = il.InitializerList {
+			if il.Initializer != nil {
+				fl.localInit(lv, il.Initializer)
+				return
+			}
+		}
+		fl.assign(lv, zero(t))
+		return
+	}
 	// Evaluate the elements in order into a compound of pure values.
-	c := fl.l.compound(t, init.InitializerList, false, func(et *program.Type, in *cc.Initializer) program.Expr {
+	c := fl.l.compound(t, list, false, func(et *program.Type, in *cc.Initializer) program.Expr {
 		if in.Case == cc.InitializerInitList {
 			il := in.InitializerList
 			if il == nil || il.Initializer == nil {
@@ -814,4 +853,19 @@ func (fl *funcLowerer) vla(dd *cc.Declarator, at *cc.ArrayType, init *cc.Initial
 	n := fl.rvalTo(at.SizeExpression(), fl.l.sizeT())
 	fl.l.log.Debug("variable-length array lowered to a heap block", "var", dd.Name(), "pos", fl.cur.String())
 	fl.emitOp(program.OpAlloc, &program.Ref{Name: v.Name, Local: true, T: pt}, n)
+}
+
+// usesVarArgs reports whether a function body uses the <stdarg.h> macros.
+func usesVarArgs(body *cc.CompoundStatement) bool {
+	found := false
+	walkNodes(body, func(n cc.Node) bool {
+		if p, ok := n.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+			switch name := p.Token.SrcStr(); {
+			case strings.HasPrefix(name, "__builtin_va_"), name == "va_start", name == "va_arg", name == "va_copy", name == "va_end":
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -37,7 +37,7 @@ func lowerAll(t testing.TB, tasks []testenv.Task) []lowered {
 				out[i] = lowered{task: task, err: err}
 				return
 			}
-			p, err := Lower(task.File, src, Options{IncludeDirs: []string{filepath.Dir(task.Path)}})
+			p, err := Lower(task.File, src, Options{Model: task.DataModel, IncludeDirs: []string{filepath.Dir(task.Path)}})
 			out[i] = lowered{task: task, prog: p, err: err}
 		}(i, task)
 	}
@@ -81,7 +81,7 @@ func TestSVCOMP15(t *testing.T) {
 				t.Errorf("%s: Print: %v", r.task.File, err)
 				return
 			}
-			roundTrip(t, r.task.File, b.Bytes(), Options{})
+			roundTrip(t, r.task.File, b.Bytes(), Options{Model: r.task.DataModel})
 		}(r)
 	}
 	wg.Wait()
@@ -121,7 +121,7 @@ func BenchmarkLowerSVCOMP15(b *testing.B) {
 	for n := 0; n < b.N; n++ {
 		for i, task := range tasks {
 			start := time.Now()
-			Lower(task.File, srcs[i], Options{IncludeDirs: []string{filepath.Dir(task.Path)}})
+			Lower(task.File, srcs[i], Options{Model: task.DataModel, IncludeDirs: []string{filepath.Dir(task.Path)}})
 			times = append(times, float64(time.Since(start).Microseconds())/1000)
 		}
 	}

@@ -99,7 +99,7 @@ func (l *lowerer) typ(n cc.Node, t cc.Type) *program.Type {
 		cc.Long, cc.ULong, cc.LongLong, cc.ULongLong:
 		return program.IntType(t.Size(), cc.IsSignedInteger(t))
 	case cc.Enum:
-		return program.IntT
+		return l.enumType(n, t.(*cc.EnumType))
 	case cc.Ptr:
 		return program.PointerTo(l.typ(n, t.(*cc.PointerType).Elem()), l.model.PtrSize())
 	case cc.Array:
@@ -151,9 +151,6 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	case *cc.StructType:
 		tk := st.Tag()
 		tag, nf, field = tk.SrcStr(), st.NumFields(), st.FieldByIndex
-		if st.HasFlexibleArrayMember() {
-			l.fail(n, "flexible array member in struct %s", tag)
-		}
 	case *cc.UnionType:
 		tk := st.Tag()
 		tag, nf, field = tk.SrcStr(), st.NumFields(), st.FieldByIndex
@@ -180,20 +177,27 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	}
 	l.structs[k] = pt
 	l.structOrder = append(l.structOrder, pt)
+	l.checkBitfields(n, t, nf, field, kind, name) // opaque.go
 	for i := 0; i < nf; i++ {
 		f := field(i)
-		if f.IsBitfield() {
-			l.fail(n, "bit-field %s in %s %s", f.Name(), strings.ToLower(kindName(kind)), tag)
-		}
-		if f.IsFlexibleArrayMember() {
-			l.fail(n, "flexible array member %s", f.Name())
+		if opaqueWhy(f) != "" { // bit-fields, floating point: opaque.go
+			last, m, ok := l.opaqueRun(pt, field, nf, i, pt.Size)
+			if ok {
+				pt.Fields = append(pt.Fields, m)
+			}
+			i = last
+			continue
 		}
 		fname := f.Name()
 		if fname == "" {
-			l.fail(n, "anonymous member in %s %s", strings.ToLower(kindName(kind)), name)
+			if k := f.Type().Kind(); k != cc.Struct && k != cc.Union {
+				l.fail(n, "unnamed member of type %s in %s %s", f.Type(), strings.ToLower(kindName(kind)), name)
+			}
+			fname = anonMemberName(i) // anon.go
 		}
 		pt.Fields = append(pt.Fields, program.Field{Name: fname, Type: l.typ(n, f.Type()), Offset: f.Offset()})
 	}
+	program.ChooseStorage(pt)
 	return pt
 }
 

@@ -35,6 +35,11 @@ type unionUse struct {
 // unionMember returns the canonical member for an access of member i of
 // union type t at n, recording the access.
 func (l *lowerer) unionMember(t *program.Type, i int, name string, n cc.Node) int {
+	if t.Store > 0 {
+		// one storage for every member (program.ChooseStorage): each
+		// access is the bytes C gives it, punning included
+		return i
+	}
 	canon := i
 	for j := range t.Fields {
 		if program.Identical(t.Fields[j].Type, t.Fields[i].Type) {

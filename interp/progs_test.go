@@ -25,7 +25,7 @@ func TestProgs(t *testing.T) {
 	probs := []float64{0.1, 0.3, 0.5, 0.9}
 	for _, h := range progs {
 		t.Run(strings.TrimSuffix(h.Name, ".c"), func(t *testing.T) {
-			p, err := frontend.Lower(h.Path, h.Src, frontend.Options{})
+			p, err := frontend.Lower(h.Path, h.Src, frontend.Options{Model: h.Model})
 			if err != nil {
 				if P.KindOf(err) == P.Unsupported {
 					t.Skipf("front end does not support this program yet: %v", err)

@@ -197,7 +197,15 @@ func Confirm(p *program.Program, run *program.Run) (_ *program.Run, err error) {
 // multi-target goto takes the target named by the thread's next step.
 //
 // When run.Violated is set the last step must be an Assert with that Prop
-// whose condition is false. Any deviation is returned as an error of kind
+// whose condition is false. When it is an unwinding property
+// (program.IsUnwinding), the run is replayed within the unwinding bound
+// run.Unwind (machine.Unwinder: every step but the last within it) and its
+// last step must be refused at the bound: the back edge of a loop taken
+// once more than the bound allows, or a call of a function that has
+// run.Unwind activations on the thread's stack; the Outcome's Prop is the
+// unwinding property of that loop or of the calling function in p (a
+// translation of p may number its loops otherwise). Any deviation is
+// returned as an error of kind
 // program.Internal wrapping a *Divergence that gives the step index, label
 // and reason; the Outcome is then nil.
 //
@@ -221,6 +229,15 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 	}
 	ix := program.NewIndex(p)
 	out := &Outcome{Step: -1, Run: &program.Run{Steps: make([]program.Step, 0, len(run.Steps))}}
+	last := len(run.Steps) - 1
+	var unw *machine.Unwinder
+	bound := "" // the bound the last step reaches (a run that ends at one)
+	if program.IsUnwinding(run.Violated) {
+		if run.Unwind < 1 {
+			return nil, diverge(max(last, 0), program.Step{}, "the run claims a violation of the unwinding property %s but states no unwinding bound", run.Violated)
+		}
+		unw = machine.NewUnwinder(p, run.Unwind)
+	}
 	for i, s := range run.Steps {
 		if snap != nil {
 			snap(m)
@@ -246,6 +263,19 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 		if u := m.AtomicHolder(t); u != nil {
 			return nil, diverge(i, s, "thread %d is inside an atomic section (at %s), no other thread may run", u.ID, labelOf(u))
 		}
+		if unw != nil {
+			if why := unw.Call(m, t, cur); why != "" {
+				if i != last {
+					return nil, diverge(i, s, "the step is beyond the bounds: %s", why)
+				}
+				if len(s.Nondet) > 0 {
+					return nil, diverge(i, s, "the call refused at the bound draws nothing, the run gives %d values", len(s.Nondet))
+				}
+				bound = why
+				out.Run.Steps = append(out.Run.Steps, program.Step{Thread: s.Thread, Label: s.Label})
+				break
+			}
+		}
 		src := &replaySource{m: m, t: t, vals: s.Nondet}
 		pick := func(targets []program.Label) program.Label {
 			for _, n := range run.Steps[i+1:] {
@@ -260,7 +290,11 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 			}
 			return targets[0]
 		}
-		res, err := m.Exec(t, src, machine.Hooks{Pick: pick})
+		hooks := machine.Hooks{Pick: pick}
+		if unw != nil {
+			hooks.BackEdge = unw.BackEdge
+		}
+		res, err := m.Exec(t, src, hooks)
 		if src.err != nil {
 			return nil, diverge(i, s, "%v", src.err)
 		}
@@ -277,11 +311,19 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 			out.Run.Steps = append(out.Run.Steps, program.Step{Thread: s.Thread, Label: s.Label, Nondet: s.Nondet})
 			break
 		}
-		if res.Blocked != "" {
-			return nil, diverge(i, s, "the step is not enabled: %s", res.Blocked)
-		}
 		if src.used < len(s.Nondet) {
 			return nil, diverge(i, s, "the step draws %d nondet values, the run gives %d", src.used, len(s.Nondet))
+		}
+		if res.Blocked != "" {
+			if unw != nil && i == last && machine.AtBound(res.Blocked) {
+				bound = res.Blocked
+				out.Run.Steps = append(out.Run.Steps, program.Step{Thread: s.Thread, Label: s.Label, Nondet: s.Nondet})
+				break
+			}
+			return nil, diverge(i, s, "the step is not enabled: %s", res.Blocked)
+		}
+		if unw != nil {
+			unw.Left(t)
 		}
 		if s.Assigned != nil {
 			out.Diffs = append(out.Diffs, diffWrites(i, s, s.Assigned, res.Writes)...)
@@ -297,7 +339,12 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 	out.Final = m.Final()
 	out.Threads = len(m.Threads)
 	out.Opaque = opaqueDraws(ix, out.Run.Steps)
-	last := len(run.Steps) - 1
+	if unw != nil {
+		if err := atBound(out, m, run, bound); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	var lastFail *Failure
 	if n := len(out.Failures); n > 0 && out.Failures[n-1].Step == last {
 		lastFail = &out.Failures[n-1]
@@ -323,6 +370,30 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 		out.Run.Violated = lastFail.Prop
 	}
 	return out, nil
+}
+
+// atBound completes the Outcome of a run that claims a violation of an
+// unwinding property: its last step must have reached a bound (bound, the
+// reason it was refused); the property is that of the loop whose back
+// edge it is, or of the function making the call.
+func atBound(out *Outcome, m *machine.Machine, run *program.Run, bound string) error {
+	last := len(run.Steps) - 1
+	if last < 0 {
+		return diverge(0, program.Step{}, "the run is empty but claims a violation of %s", run.Violated)
+	}
+	s := run.Steps[last]
+	if bound == "" {
+		return diverge(last, s, "the run claims a violation of the unwinding property %s but its last step reaches no bound of unwind %d", run.Violated, run.Unwind)
+	}
+	fr := m.Threads[s.Thread].Top()
+	prop := program.LoopID(fr.Fn, fr.PC)
+	if strings.HasPrefix(bound, machine.RecursionBound) {
+		prop = program.RecursionID(fr.Fn.Name)
+	}
+	out.Failures = append(out.Failures, Failure{Step: last, Thread: s.Thread, Label: s.Label, Prop: prop, Msg: bound})
+	out.Status, out.Prop, out.Label, out.Step = Violated, prop, s.Label, last
+	out.Run.Violated, out.Run.Unwind = prop, run.Unwind
+	return nil
 }
 
 func labelOf(t *machine.Thread) program.Label {

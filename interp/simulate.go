@@ -3,7 +3,6 @@ package interp
 import (
 	"cegpv.dev/cegpv/internal/machine"
 	"errors"
-	"fmt"
 	"math/rand"
 
 	"cegpv.dev/cegpv/program"
@@ -22,13 +21,13 @@ type SimOptions struct {
 	// for unsigned types) half of the time, the rest from boundary values
 	// (0, ±1, min, max, ...) and uniformly random bit patterns. Default 16.
 	NondetRange int64
-	// Unwind, when > 0, stops a thread that would take a back edge (a
-	// jump to an instruction at or before the goto) of one activation more
-	// than Unwind-1 times, so that the execution stays within the bounds
-	// of a BMC run with unwind Unwind (as in CBMC, the body of a loop runs
-	// at most Unwind times, and a loop that iterates n times needs unwind
-	// n+1 to be left). The same limit bounds the depth of calls of one
-	// thread (recursion).
+	// Unwind, when > 0, stops a thread that would take the back edge (a
+	// jump to an instruction at or before the goto) of a loop more than
+	// Unwind-1 times per entry into the loop, or call a function that has
+	// Unwind activations on its stack, so that the execution stays within
+	// the bounds of a BMC run with unwind Unwind (docs/conventions.md
+	// "Bounds": as in CBMC, the body of a loop runs at most Unwind times,
+	// and a loop that iterates n times needs unwind n+1 to be left).
 	Unwind int
 	// AssumeRetries is how often an assume with nondet operands is
 	// re-drawn before its thread counts as blocked (default 20).
@@ -107,6 +106,7 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 		return nil, err
 	}
 	rng := rand.New(rand.NewSource(opts.Seed))
+	unw := machine.NewUnwinder(p, opts.Unwind)
 	out := &Outcome{Step: -1, Run: &program.Run{}}
 	cur := 0
 	finish := func(st Status) (*Outcome, error) {
@@ -167,9 +167,11 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 				(in.Op == program.OpAssign || in.Op == program.OpDecl) && nextIsAssume(t) {
 				tries = opts.AssumeRetries
 			}
-			if opts.Unwind > 0 && in.Op == program.OpCall && len(t.Frames) > opts.Unwind+1 {
-				t.Stopped = fmt.Sprintf("call depth bound %d reached at %s", opts.Unwind, in.Label)
-				continue
+			if opts.Unwind > 0 {
+				if why := unw.Call(m, t, in); why != "" {
+					t.Stopped = why
+					continue
+				}
 			}
 			for k := 0; k < tries; k++ {
 				src := &randSource{rng: rng, rng64: opts.NondetRange, m: m}
@@ -177,16 +179,7 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 					Pick: func(targets []program.Label) program.Label { return targets[rng.Intn(len(targets))] },
 				}
 				if opts.Unwind > 0 {
-					h.BackEdge = func(fr *machine.Frame, in *program.Instr) string {
-						if fr.BackEdges == nil {
-							fr.BackEdges = map[program.Label]int{}
-						}
-						if fr.BackEdges[in.Label] >= opts.Unwind-1 {
-							return fmt.Sprintf("unwinding bound %d reached at %s", opts.Unwind, in.Label)
-						}
-						fr.BackEdges[in.Label]++
-						return ""
-					}
+					h.BackEdge = unw.BackEdge
 				}
 				idx := len(out.Run.Steps)
 				fr, pc := t.Top(), t.Top().PC
@@ -220,6 +213,7 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 					continue
 				}
 				out.Run.Steps = append(out.Run.Steps, program.Step{Thread: t.ID, Label: in.Label, Nondet: src.drawn, Assigned: res.Writes})
+				unw.Left(t)
 				cur = t.ID
 				moved = true
 				if res.Failed {

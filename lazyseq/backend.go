@@ -36,19 +36,24 @@ func (b Backend) Check(ctx context.Context, p *program.Program, bounds backend.B
 	if b.Rounds < 1 {
 		return backend.Result{}, fmt.Errorf("lazyseq: rounds %d, want at least 1", b.Rounds)
 	}
+	if bounds.UnwindingAssertions {
+		// its rounds cut runs that no unwinding property speaks of, and
+		// the sequentialisation has loops of its own
+		return backend.Result{}, program.Errorf(program.Unsupported, "lazyseq: the round-bounded sequentialisation does not check unwinding assertions")
+	}
 	threads := bounds.Threads
 	if threads <= 0 {
 		threads = bounds.Unwind
 	}
 	stated := bounds
-	stated.Threads, stated.Rounds, stated.UnwindingAssertions, stated.Contexts = threads, b.Rounds, false, 0
+	stated.Threads, stated.Rounds, stated.Contexts = threads, b.Rounds, 0
 	q, m, err := Sequentialize(p, Options{Rounds: b.Rounds, Threads: max(threads, 1)})
 	if err != nil {
 		return backend.Result{}, err
 	}
 	log.Debug("sequentialised", "rounds", b.Rounds, "instances", m.Instances(), "functions", len(q.Funcs))
 	inner := bounds
-	inner.UnwindingAssertions, inner.Contexts, inner.Rounds = false, 0, 0
+	inner.Contexts, inner.Rounds = 0, 0
 	res, err := b.Inner.Check(ctx, q, inner)
 	if err != nil {
 		return res, err

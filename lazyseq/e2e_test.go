@@ -67,7 +67,7 @@ func TestProgs(t *testing.T) {
 		}
 		be := Backend{Inner: builtin.New(builtin.Options{}), Rounds: rounds}
 		t.Run(pr.Name, func(t *testing.T) {
-			p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
+			p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{Model: pr.Model})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,6 +90,9 @@ func cellLvalue(base program.Expr, t *program.Type, c int64) program.Expr {
 		return cellLvalue(&program.Index{X: base, I: program.IntConst(program.IntT, c/ec), T: t.Elem}, t.Elem, c%ec)
 	case program.Struct, program.Union:
 		for i, f := range t.Fields {
+			if t.Kind == program.Union && t.Store > 0 && i != t.Store-1 {
+				continue // the union's cells are its storage member's
+			}
 			n := f.Type.Cells()
 			if c < n {
 				return cellLvalue(&program.FieldSel{X: base, Name: f.Name, Field: i, T: f.Type}, f.Type, c)

@@ -73,7 +73,44 @@ func LayOut(t *Type) *Type {
 	a := t.Alignment()
 	t.Size = (size + a - 1) / a * a
 	t.Align = a
+	ChooseStorage(t)
 	return t
+}
+
+// ChooseStorage sets the Store of union t (its fields and their layout
+// set): the first member, the first declared preferred, on whose cells
+// every other member's scalars resolve exactly (Resolve: Whole, or Byte
+// for a character member), so that writing one member and reading
+// another is the byte reinterpretation C (and gcc) gives it. Without such
+// a member, Store stays 0 and each member keeps cells of its own.
+func ChooseStorage(t *Type) {
+	t.Store = 0
+	if t.Kind != Union {
+		return
+	}
+	for m, mf := range t.Fields {
+		if mf.Type.Size != t.Size || mf.Type.Cells() == 0 {
+			continue // bytes of the union outside the member
+		}
+		ok := true
+		for i, f := range t.Fields {
+			if i == m {
+				continue
+			}
+			for k := int64(0); ok && k < f.Type.Cells(); k++ {
+				ct := f.Type.CellType(k)
+				if ct.Kind == Void {
+					continue
+				}
+				_, _, acc := mf.Type.Resolve(f.Type.CellOffset(k), ct)
+				ok = acc == Whole || acc == Byte
+			}
+		}
+		if ok {
+			t.Store = m + 1
+			return
+		}
+	}
 }
 
 // FieldOffset returns the byte offset of field i within a struct or union.
@@ -89,7 +126,7 @@ func (t *Type) CellOffset(c int64) int64 {
 		}
 		return c/ec*t.Elem.Size + t.Elem.CellOffset(c%ec)
 	case Struct, Union:
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n := f.Type.Cells()
 			if c < n {
 				return f.Offset + f.Type.CellOffset(c)
@@ -119,7 +156,7 @@ func (t *Type) CellsAt(off int64, yield func(c, delta int64) bool) bool {
 		return t.Elem.CellsAt(in, func(c, d int64) bool { return yield(i*ec+c, d) })
 	case Struct, Union:
 		var base int64
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n := f.Type.Cells()
 			if off >= f.Offset && off < f.Offset+f.Type.Size {
 				b := base
@@ -148,9 +185,10 @@ const (
 	// byte and has a compatible type: both pointers, or integers of the
 	// same width and any signedness).
 	Whole
-	// Byte: a character access to one byte of an integer cell, which the
-	// model reads and writes exactly, little-endian (CBMC's byte_extract and
-	// byte_update).
+	// Byte: a character access to one byte of an integer cell, or an
+	// integer access to bytes [delta, delta+size) inside one (a short
+	// member of a union stored in an int), which the model reads and
+	// writes exactly, little-endian (CBMC's byte_extract and byte_update).
 	Byte
 	// Pad: a character access to a byte of the cell beyond the value the
 	// model keeps (bytes 4.. of a pthread_mutex_t): a write has no effect on
@@ -188,7 +226,10 @@ func Compatible(ct, t *Type) bool {
 }
 
 // CellAccess classifies an access of scalar type t that starts delta bytes
-// into a cell of type ct.
+// into a cell of type ct. A character access may read any byte of an
+// object (C11 6.5p7); an integer access to part of a larger integer is
+// what a union member of that type gives (C11 6.5.2.3), and the model
+// computes it the same way through a pointer.
 func CellAccess(ct, t *Type, delta int64) Access {
 	if delta == 0 && Compatible(ct, t) {
 		return Whole
@@ -202,6 +243,14 @@ func CellAccess(ct, t *Type, delta int64) Access {
 			return Pad
 		}
 		return Unmodelled // a byte of an address
+	}
+	if t.Kind == Int {
+		switch ct.Kind {
+		case Int, Mutex, Cond:
+			if delta+t.Size <= ValueBytes(ct) {
+				return Byte // bytes [delta, delta+size) of the cell
+			}
+		}
 	}
 	if delta == 0 && (ct.Kind == Pointer) != (t.Kind == Pointer) && ct.Size == t.Size && ct.Kind != Function && t.Kind != Function {
 		// an integer read through a pointer lvalue of the same size, or
@@ -325,4 +374,90 @@ func (p *Program) ValueString(v Value) string {
 		}
 	}
 	return fmt.Sprintf("(char *)&%s + %d", v.Obj, v.Off)
+}
+
+// StorageInit returns the initialiser of union t's storage member (Store)
+// equivalent to x, an initialiser of the union (C: of its first member): the
+// same bytes, read as the storage member's cells (little-endian). x must be
+// made of integer and null-pointer constants; ok is false otherwise.
+func StorageInit(t *Type, x Expr) (Expr, bool) {
+	st := t.Fields[t.Store-1].Type
+	comp, isComp := x.(*Compound)
+	if !isComp || len(comp.Elems) == 0 {
+		return &Compound{T: st}, true // zero
+	}
+	if t.Store == 1 {
+		return comp.Elems[0], true
+	}
+	img := make([]byte, t.Size)
+	if !constBytes(img, 0, t.Fields[0].Type, comp.Elems[0]) {
+		return nil, false
+	}
+	return bytesInit(img, 0, st), true
+}
+
+// constBytes writes the bytes of constant initialiser x of type t at off.
+func constBytes(img []byte, off int64, t *Type, x Expr) bool {
+	if comp, ok := x.(*Compound); ok {
+		switch t.Kind {
+		case Array:
+			for i, e := range comp.Elems {
+				if int64(i) < t.Len && !constBytes(img, off+int64(i)*t.Elem.Size, t.Elem, e) {
+					return false
+				}
+			}
+		case Struct, Union:
+			for i, e := range comp.Elems {
+				if i >= len(t.Fields) || (t.Kind == Union && i > 0) {
+					break
+				}
+				if !constBytes(img, off+t.Fields[i].Offset, t.Fields[i].Type, e) {
+					return false
+				}
+			}
+		default:
+			if len(comp.Elems) > 0 {
+				return constBytes(img, off, t, comp.Elems[0])
+			}
+		}
+		return true
+	}
+	c, ok := StripCasts(x).(*Const)
+	if !ok || !t.IsScalar() || (t.Kind == Pointer && c.V != 0) {
+		return false
+	}
+	v := Normalize(t, c.V)
+	for b := int64(0); b < ValueBytes(t) && off+b < int64(len(img)); b++ {
+		img[off+b] = byte(uint64(v) >> (8 * b))
+	}
+	return true
+}
+
+// bytesInit is the constant initialiser of type t whose bytes are img[off:].
+func bytesInit(img []byte, off int64, t *Type) Expr {
+	switch t.Kind {
+	case Array:
+		c := &Compound{T: t}
+		for i := int64(0); i < t.Len; i++ {
+			c.Elems = append(c.Elems, bytesInit(img, off+i*t.Elem.Size, t.Elem))
+		}
+		return c
+	case Struct, Union:
+		c := &Compound{T: t}
+		for _, f := range t.cellFields() {
+			c.Elems = append(c.Elems, bytesInit(img, off+f.Offset, f.Type))
+			if t.Kind == Union {
+				break
+			}
+		}
+		return c
+	}
+	var v uint64
+	for b := ValueBytes(t) - 1; b >= 0; b-- {
+		v = v<<8 | uint64(img[off+b])
+	}
+	if t.Kind == Pointer {
+		return &Const{T: t, V: int64(v)}
+	}
+	return IntConst(t, int64(v))
 }

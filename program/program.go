@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -260,9 +261,21 @@ func (p *Program) Bounded() bool {
 type DataModel string
 
 const (
-	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default)
+	ILP32 DataModel = "ILP32" // int, long, pointers 32 bits (SV-COMP 2015's default); a Program with no Model is ILP32
 	LP64  DataModel = "LP64"  // long and pointers 64 bits
 )
+
+// HostModel is the data model of the machine cegpv runs on, the default of
+// the front end and the command line (as of CBMC and ESBMC): ILP32 on the
+// 32-bit architectures (GOARCH 386, arm, mips, mipsle), LP64 on the others
+// (amd64, arm64, ...).
+func HostModel() DataModel {
+	switch runtime.GOARCH {
+	case "386", "arm", "mips", "mipsle":
+		return ILP32
+	}
+	return LP64
+}
 
 // PtrSize returns the pointer size in bytes.
 func (m DataModel) PtrSize() int64 {
@@ -407,6 +420,21 @@ func Properties(p *Program) []string {
 	return out
 }
 
+// OverflowKind is the kind of the property ids of signed-overflow checks
+// (package overflow), "<func>.overflow.<k>".
+const OverflowKind = "overflow"
+
+// PropKind returns the kind of a property id "<func>.<kind>.<k>":
+// "assertion" for the front end's assertions, OverflowKind for the checks of
+// package overflow; "" for an id of another form.
+func PropKind(prop string) string {
+	parts := strings.Split(prop, ".")
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[len(parts)-2]
+}
+
 // PropertyDetail describes one property (an assertion) for listings such
 // as CBMC's --show-properties and ** Results:.
 type PropertyDetail struct {
@@ -427,7 +455,10 @@ func PropertyDetails(p *Program) []PropertyDetail {
 				continue
 			}
 			text := "assertion " + in.Msg
-			if strings.HasSuffix(in.Msg, "()") {
+			switch {
+			case PropKind(in.Prop) == OverflowKind:
+				text = in.Msg // "arithmetic overflow on signed + in x + 1"
+			case strings.HasSuffix(in.Msg, "()"):
 				text = "call to " + in.Msg
 			}
 			out = append(out, PropertyDetail{ID: in.Prop, Func: f.Name, Pos: in.Pos, Text: text})
@@ -438,8 +469,16 @@ func PropertyDetails(p *Program) []PropertyDetail {
 
 // OnlyProperty returns a copy of p in which every assertion other than prop
 // is a Skip (as CBMC's --property does, the other assertions are not
-// checked). It fails when p has no assertion prop.
+// checked). It fails when p has no assertion prop. For an unwinding
+// property (IsUnwinding) it is AssumeAssertions(p); which bound counts is
+// the checker's business (backend.Bounds.UnwindingOnly).
 func OnlyProperty(p *Program, prop string) (*Program, error) {
+	if IsUnwinding(prop) {
+		if _, ok := UnwindingByID(p, prop); !ok {
+			return nil, fmt.Errorf("no property %q (the program's unwinding properties: %s)", prop, strings.Join(unwindingIDs(p), ", "))
+		}
+		return AssumeAssertions(p), nil
+	}
 	q := Clone(p)
 	found := false
 	for _, f := range q.Funcs {
@@ -458,6 +497,22 @@ func OnlyProperty(p *Program, prop string) (*Program, error) {
 		return nil, fmt.Errorf("no property %q (the program has: %s)", prop, strings.Join(Properties(p), ", "))
 	}
 	return q, nil
+}
+
+// AssumeAssertions returns a copy of p in which every assertion is an
+// assumption of its condition, with the same label: its runs are the runs
+// of p that violate no assertion (a run of C ends where an assertion
+// fails), which is what a check of the unwinding properties alone looks at.
+func AssumeAssertions(p *Program) *Program {
+	q := Clone(p)
+	for _, f := range q.Funcs {
+		for _, in := range f.Body {
+			if in.Op == OpAssert {
+				*in = Instr{Label: in.Label, Op: OpAssume, Rhs: in.Rhs, Pos: in.Pos, Msg: "assumed " + in.Prop}
+			}
+		}
+	}
+	return q
 }
 
 // OpaqueReason begins the reason of an UNKNOWN whose counterexample draws

@@ -59,8 +59,12 @@ type Step struct {
 type Run struct {
 	Steps []Step
 	// Violated is the Prop of the failed assertion when the run ends in a
-	// property violation (the last step is that Assert), else empty.
+	// property violation (the last step is that Assert), else empty; or
+	// the id of an unwinding property (IsUnwinding) when the run ends by
+	// reaching an unwinding bound: its last step is the back edge or the
+	// call that would exceed the bound Unwind, which is not executed.
 	Violated string
+	Unwind   int
 }
 
 // Labels returns the label sequence of r.

@@ -16,7 +16,7 @@ const (
 	Pointer       // Elem is the pointee
 	Array         // Elem, Len
 	Struct        // Fields, Tag
-	Union         // Fields, Tag; modelled as a struct whose fields do not overlap
+	Union         // Fields, Tag; stored in the cells of one member (Store), or a cell per member
 	Function      // function type: Elem is the result, Params the parameters
 	Mutex         // pthread_mutex_t: one cell, 0 = free, 1 = held
 	Cond          // pthread_cond_t: one cell, no state (waits may wake spuriously)
@@ -33,9 +33,16 @@ type Type struct {
 	Name   string
 	// Name: for Int, the typedef the program used when it matters for
 	// printing ("pthread_t"); for Struct/Union, the tag (unique in the program).
-	Elem     *Type   // Pointer, Array, Func (result)
-	Len      int64   // Array
-	Fields   []Field // Struct, Union
+	Elem   *Type   // Pointer, Array, Func (result)
+	Len    int64   // Array
+	Fields []Field // Struct, Union
+	// Store, for a union: 1 + the index of the member whose cells hold
+	// the union's bytes (every other member's scalars land on them as
+	// whole cells or as bytes of integer cells, so punning between the
+	// members is exact: Storage); 0 when there is no such member, and
+	// each member has cells of its own (the front end then rejects a
+	// read through another member than the one written).
+	Store    int
 	Params   []*Type // Func
 	Variadic bool    // Func
 }
@@ -148,7 +155,7 @@ func (t *Type) Cells() int64 {
 		return t.Len * t.Elem.Cells()
 	case Struct, Union:
 		var n int64
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n += f.Type.Cells()
 		}
 		return n
@@ -156,6 +163,15 @@ func (t *Type) Cells() int64 {
 		return 0
 	}
 	return 1
+}
+
+// cellFields returns the fields that have cells: a union stored in one
+// member (Store) has that member's only; otherwise every field.
+func (t *Type) cellFields() []Field {
+	if t.Kind == Union && t.Store > 0 {
+		return t.Fields[t.Store-1 : t.Store]
+	}
+	return t.Fields
 }
 
 // FieldIndex returns the index of the named field, or -1.
@@ -170,6 +186,9 @@ func (t *Type) FieldIndex(name string) int {
 
 // FieldCell returns the cell offset of field i within a struct or union.
 func (t *Type) FieldCell(i int) int64 {
+	if t.Kind == Union && t.Store > 0 {
+		return 0 // every member's bytes are the storage member's
+	}
 	var n int64
 	for _, f := range t.Fields[:i] {
 		n += f.Type.Cells()
@@ -187,7 +206,7 @@ func (t *Type) CellType(c int64) *Type {
 		}
 		return t.Elem.CellType(c % ec)
 	case Struct, Union:
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n := f.Type.Cells()
 			if c < n {
 				return f.Type.CellType(c)
@@ -211,7 +230,7 @@ func (t *Type) CellPath(c int64) string {
 		}
 		return fmt.Sprintf("[%d]", c/ec) + t.Elem.CellPath(c%ec)
 	case Struct, Union:
-		for _, f := range t.Fields {
+		for _, f := range t.cellFields() {
 			n := f.Type.Cells()
 			if c < n {
 				return "." + f.Name + f.Type.CellPath(c)

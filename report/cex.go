@@ -18,8 +18,13 @@ type Step struct {
 	Line      int               `json:"line,omitempty"`
 	Statement string            `json:"statement"`
 	Assigned  map[string]string `json:"assigned,omitempty"`
+	// Overflow says that the step overflows a signed operation, which C
+	// leaves undefined ("arithmetic overflow on signed + in x + 1"), when
+	// the program does not check it as a property.
+	Overflow string `json:"overflow,omitempty"`
 	// Hidden marks a step that does nothing visible (skip, declaration,
-	// jump).
+	// jump), except the last step of a violation (a run that ends at a
+	// loop's back edge refused at the unwinding bound).
 	Hidden bool `json:"-"`
 	// Order holds the keys of Assigned in the order of the stores.
 	Order []string `json:"-"`
@@ -47,6 +52,9 @@ func Steps(p *program.Program, run *program.Run) []Step {
 			st.File, st.Line = in.Pos.File, in.Pos.Line
 			st.Statement = in.String()
 			st.Hidden = in.Op == program.OpSkip || in.Op == program.OpDecl || (in.Op == program.OpGoto && in.Rhs == nil)
+			if run.Violated != "" && i == len(run.Steps)-1 {
+				st.Hidden = false
+			}
 			switch in.Op {
 			case program.OpSpawn:
 				st.Spawned = next
@@ -132,6 +140,8 @@ type Line struct {
 	Vals    []Store
 	Spawned []int // threads the line creates
 	Joined  []int // threads it joins
+	// Overflows are the signed overflows of its steps (Step.Overflow).
+	Overflows []string
 }
 
 // SourceLines folds steps into source lines, as CBMC users read a
@@ -169,6 +179,9 @@ func SourceLines(p *program.Program, steps []Step) []Line {
 		}
 		cur.Last = st.Step
 		stmts = append(stmts, st.Statement)
+		if st.Overflow != "" {
+			cur.Overflows = append(cur.Overflows, st.Overflow)
+		}
 		if st.Spawned > 0 {
 			cur.Spawned = append(cur.Spawned, st.Spawned)
 		}

@@ -47,7 +47,7 @@ func raceCex(t *testing.T) *Cex {
 		if err != nil || rep.Status != interp.Violated {
 			t.Fatalf("seed %d: the violation does not replay: %v", seed, err)
 		}
-		return &Cex{File: file, Verdict: "FALSE", Property: rep.Prop, Bounds: "unwind 5", Mode: "cegpv", Backend: "builtin",
+		return &Cex{File: file, Verdict: "FALSE", Property: rep.Prop, Bounds: "unwind 5", Mode: "cegpv", Backend: "builtin", DataModel: "ILP32",
 			Program: p, Steps: Steps(p, rep.Run), Notes: []string{"found within unwind 1"},
 			Loop: &LoopSummary{Levels: 2, Iterations: 3, Spurious: 1, Checks: 5, Kept: []string{"counter", "worker::tmp"}}}
 	}
@@ -160,6 +160,15 @@ func TestCexPage(t *testing.T) {
 		t.Errorf("CEGPV summary missing or wrong")
 	}
 	golden(t, "cex.golden.html", page)
+	// a step that overflows a signed operation says so in its cell
+	c.Steps[len(c.Steps)-1].Overflow = "arithmetic overflow on signed + in x + 1"
+	buf.Reset()
+	if err := WriteCex(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	if ub := wellFormed(t, buf.Bytes(), "ub"); len(ub) != 1 || ub[0] != "undefined behaviour: arithmetic overflow on signed + in x + 1" {
+		t.Errorf("overflow notes %q", ub)
+	}
 }
 
 // TestCexPageChromium renders the page in headless chromium (Debian's

@@ -14,17 +14,18 @@ import (
 // for a FALSE (or an UNKNOWN whose run draws opaque values), the replayed
 // run's steps.
 type Cex struct {
-	File     string
-	Verdict  string // TRUE, FALSE or UNKNOWN
-	Property string // the violated property
-	Reason   string // why UNKNOWN
-	Bounds   string
-	Mode     string
-	Backend  string
-	Notes    []string // e.g. "found within unwind 1"
-	Program  *program.Program
-	Steps    []Step // Steps(Program, run)
-	Loop     *LoopSummary
+	File      string
+	Verdict   string // TRUE, FALSE or UNKNOWN
+	Property  string // the violated property
+	Reason    string // why UNKNOWN
+	Bounds    string
+	Mode      string
+	Backend   string
+	DataModel string   // ILP32 or LP64
+	Notes     []string // e.g. "found within unwind 1"
+	Program   *program.Program
+	Steps     []Step // Steps(Program, run)
+	Loop      *LoopSummary
 }
 
 // LoopSummary is the CEGPV loop's statistics, as shown on the pages.
@@ -46,8 +47,8 @@ type LoopSummary struct {
 func WriteCex(w io.Writer, c *Cex) error {
 	p := &page{w: w}
 	p.start("cegpv: "+c.Verdict+" "+filepath.Base(c.File), cexCSS)
-	p.printf("<h1>%s <span class=\"v-%s\">%s</span></h1>\n", esc(c.File), strings.ToLower(c.Verdict), esc(verdictWords(c.Verdict)))
-	p.printf("<p class=\"small\">mode %s, backend %s, %s</p>\n", esc(c.Mode), esc(c.Backend), esc(c.Bounds))
+	p.printf("<h1>%s <span class=\"v-%s\">%s</span></h1>\n", esc(c.File), strings.ToLower(c.Verdict), esc(VerdictWords(c.Verdict, c.Property)))
+	p.printf("<p class=\"small\">mode %s, backend %s, %s, %s</p>\n", esc(c.Mode), esc(c.Backend), esc(c.DataModel), esc(c.Bounds))
 	rows := SourceLines(c.Program, c.Steps)
 	if len(rows) > 0 {
 		writeCexTable(p, c, rows)
@@ -57,6 +58,8 @@ func WriteCex(w io.Writer, c *Cex) error {
 		p.printf("<div class=\"prop\"><b>Property %s violated</b>", esc(c.Property))
 		if in := propInstr(c.Program, c.Property); in != nil {
 			p.printf(": <code>%s</code> at %s", esc(assertText(in)), esc(shortPos(in.Pos, c.File)))
+		} else if d := Describe(c.Program, c.Property); d != "" {
+			p.printf(": %s, a run reaches %s", esc(d), esc(c.Bounds))
 		}
 		p.printf("</div>\n")
 	case "UNKNOWN":
@@ -137,6 +140,9 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 				for _, j := range r.Joined {
 					p.printf("<div class=\"join\">joins %s &#8592;</div>", esc(names[j]))
 				}
+				for _, m := range r.Overflows {
+					p.printf("<div class=\"ub\">undefined behaviour: %s</div>", esc(m))
+				}
 				p.printf("</td>")
 			case starts[t]:
 				p.printf("<td class=\"start\">&#9660; %s starts</td>", esc(names[t]))
@@ -153,16 +159,6 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 		p.printf("</tr>\n")
 	}
 	p.printf("</tbody>\n</table>\n")
-}
-
-func verdictWords(v string) string {
-	switch v {
-	case "FALSE":
-		return "FALSE(unreach-call)"
-	case "TRUE":
-		return "TRUE"
-	}
-	return "UNKNOWN"
 }
 
 func propInstr(p *program.Program, prop string) *program.Instr {
@@ -210,6 +206,7 @@ td.end { border-left: 3px dashed #9bd; color: #36c; font-size: 0.9em; }
 .ln { color: #777; font-size: 0.85em; }
 .vals { color: #063; font-family: monospace; font-size: 0.9em; }
 .spawn, .join { color: #36c; font-size: 0.9em; }
+.ub { color: #b00; font-size: 0.9em; font-weight: bold; }
 tr.viol td.act { background: #fdd; border-left-color: #b00; }
 .prop { margin-top: 1em; padding: 0.6em; border: 2px solid #b00; background: #fee; display: inline-block; }
 `

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"time"
 
 	"cegpv.dev/cegpv"
@@ -18,9 +19,14 @@ type Outcome struct {
 	File     string `json:"file"`
 	Verdict  string `json:"verdict"` // TRUE, FALSE, UNKNOWN
 	Property string `json:"property,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	Proof    bool   `json:"proof"`
-	Bounds   string `json:"bounds"`
+	// Description says what the violated property checks (FALSE): the
+	// assertion, or the loop or function of an unwinding property with its
+	// line (program.Unwinding.Describe).
+	Description string `json:"description,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	Proof       bool   `json:"proof"`
+	ProofBy     string `json:"proof_by,omitempty"` // what showed the proof (cegpv.Report.ProofBy)
+	Bounds      string `json:"bounds"`
 	// FoundWithin states the smaller bounds within which the backend
 	// found the violation (iterative deepening), when they differ.
 	FoundWithin string `json:"found_within,omitempty"`
@@ -31,6 +37,7 @@ type Outcome struct {
 	Beyond      string `json:"beyond,omitempty"`
 	Mode        string `json:"mode"`
 	Backend     string `json:"backend"`
+	DataModel   string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
 	DecidedBy string     `json:"decided_by,omitempty"`
@@ -89,7 +96,10 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Stats = Stats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
 		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
 	o.Verdict = r.Verdict.SVCOMP()
-	o.Property, o.Reason, o.Err, o.Proof = r.Property, r.Reason, r.Err, r.Proof
+	if o.DataModel == "" && r.Program != nil {
+		o.DataModel = string(r.Program.Model) // the model the program was lowered in
+	}
+	o.Property, o.Reason, o.Err, o.Proof, o.ProofBy = r.Property, r.Reason, r.Err, r.Proof, r.ProofBy
 	o.Bounds = r.Bounds.String()
 	if r.FoundWithin != nil {
 		o.FoundWithin = r.FoundWithin.String()
@@ -97,8 +107,16 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
 	o.DecidedBy = r.DecidedBy
 	o.Run = r.Run
+	if r.Verdict == backend.Unsafe {
+		o.Description = Describe(r.Program, r.Property)
+	}
 	if r.Run != nil {
 		o.Trace = Steps(r.Program, r.Run)
+		for _, ov := range r.Overflows {
+			if ov.Step < len(o.Trace) {
+				o.Trace[ov.Step].Overflow = ov.Msg
+			}
+		}
 	}
 	if cr := r.Loop; cr != nil {
 		cs := &LoopStats{Levels: cr.Levels, Checks: cr.Checks, Iterations: cr.Iterations, KeptSets: cr.KeptSets}
@@ -107,6 +125,41 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 		}
 		o.CEGPV = cs
 	}
+}
+
+// Describe says what property prop of p checks: the text of an assertion
+// with its line, or the loop or function of an unwinding property; "" for
+// an unknown id.
+func Describe(p *program.Program, prop string) string {
+	if p == nil {
+		return ""
+	}
+	if u, ok := program.UnwindingByID(p, prop); ok {
+		return u.Describe()
+	}
+	for _, d := range program.PropertyDetails(p) {
+		if d.ID == prop {
+			return fmt.Sprintf("%s (line %d)", d.Text, d.Pos.Line)
+		}
+	}
+	return ""
+}
+
+// VerdictWords is the verdict in SV-COMP's words, the last line of the
+// text output: TRUE, UNKNOWN, FALSE(unreach-call) for a violated
+// assertion, and FALSE(unwinding-assertion) for an unwinding property
+// (which SV-COMP's unreach-call does not speak of: BenchExec's tool-info
+// module reads it as unknown).
+func VerdictWords(verdict, prop string) string {
+	switch {
+	case verdict == "FALSE" && program.IsUnwinding(prop):
+		return "FALSE(unwinding-assertion)"
+	case verdict == "FALSE":
+		return "FALSE(" + Falsified(prop) + ")"
+	case verdict == "TRUE":
+		return "TRUE"
+	}
+	return "UNKNOWN"
 }
 
 // Properties is the result of `verify --each-property`: one Outcome per

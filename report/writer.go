@@ -69,7 +69,7 @@ type Witness struct {
 
 func (t Text) Write(o *Outcome) error {
 	w := t.W
-	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s)\n", o.File, o.Mode, o.Backend, o.Bounds)
+	fmt.Fprintf(w, "cegpv: %s (mode %s, backend %s, %s, %s)\n", o.File, o.Mode, o.Backend, o.DataModel, o.Bounds)
 	if len(o.Trace) > 0 {
 		WriteTrace(w, o, t.Trace)
 	}
@@ -105,7 +105,10 @@ func (t Text) Write(o *Outcome) error {
 	case "TRUE":
 		kind := "bounded: no violation within " + o.Bounds
 		if o.Proof {
-			kind = "proof: unwinding assertions hold for " + o.Bounds
+			kind = "proof: " + o.ProofBy
+			if o.ProofBy == "" {
+				kind = "proof: unwinding assertions hold for " + o.Bounds
+			}
 		}
 		if o.Beyond != "" {
 			fmt.Fprintf(w, "(%s)\n", o.Beyond)
@@ -118,7 +121,10 @@ func (t Text) Write(o *Outcome) error {
 		if o.FoundBeyond != "" {
 			fmt.Fprintf(w, "(found beyond %s: %s)\n", o.Bounds, o.FoundBeyond)
 		}
-		fmt.Fprintf(w, "\nVERIFICATION FAILED\nFALSE(unreach-call) property %s\n", o.Property)
+		if program.IsUnwinding(o.Property) {
+			fmt.Fprintf(w, "(%s: a run reaches %s)\n", o.Description, o.Bounds)
+		}
+		fmt.Fprintf(w, "\nVERIFICATION FAILED\n%s property %s\n", VerdictWords(o.Verdict, o.Property), o.Property)
 	default:
 		fmt.Fprintf(w, "\nUNKNOWN: %s\n", o.Reason)
 	}
@@ -143,7 +149,8 @@ func (t Text) WriteEach(rep *Properties) error {
 func writeResults(w io.Writer, rep *Properties) {
 	detail := map[string]program.PropertyDetail{}
 	if len(rep.Properties) > 0 && rep.Properties[0].Program != nil {
-		for _, d := range program.PropertyDetails(rep.Properties[0].Program) {
+		p := rep.Properties[0].Program
+		for _, d := range append(program.PropertyDetails(p), program.UnwindingDetails(p)...) {
 			detail[d.ID] = d
 		}
 	}
@@ -180,7 +187,7 @@ func (j JSON) encode(v any) error {
 
 func (h HTML) Write(o *Outcome) error {
 	c := &Cex{File: o.File, Verdict: o.Verdict, Property: o.Property, Reason: o.Reason, Bounds: o.Bounds,
-		Mode: o.Mode, Backend: o.Backend, Program: o.Program, Steps: o.Trace}
+		Mode: o.Mode, Backend: o.Backend, DataModel: o.DataModel, Program: o.Program, Steps: o.Trace}
 	if o.FoundWithin != "" {
 		c.Notes = append(c.Notes, "found within "+o.FoundWithin)
 	}
@@ -208,12 +215,18 @@ func (w Witness) YAML() bool {
 func (w Witness) Write(o *Outcome) error {
 	info := w.Info
 	info.ProgramFile = o.File
+	if o.Verdict == "FALSE" && Falsified(o.Property) == NoOverflow {
+		info.Specification = noOverflowSpec
+	}
 	var out []byte
 	var err error
 	switch o.Verdict {
 	case "FALSE":
 		if o.Run == nil || o.Program == nil {
 			return fmt.Errorf("no replayed run to write")
+		}
+		if program.IsUnwinding(o.Property) {
+			return fmt.Errorf("no violation witness: the violated property %s is an unwinding assertion, which the witness formats' specifications (unreach-call) do not express", o.Property)
 		}
 		if w.YAML() {
 			out, err = witness.ViolationYAML(info, o.Program, o.Run)
@@ -233,6 +246,24 @@ func (w Witness) Write(o *Outcome) error {
 		return err
 	}
 	return os.WriteFile(w.Path, out, 0o644)
+}
+
+// SV-COMP's names of the properties a FALSE can falsify, and the
+// specification of no-overflow.
+const (
+	UnreachCall    = "unreach-call"
+	NoOverflow     = "no-overflow"
+	noOverflowSpec = "CHECK( init(main()), LTL(G ! overflow) )"
+)
+
+// Falsified is SV-COMP's name of the property a violation of prop
+// falsifies: no-overflow for a signed-overflow check
+// (--signed-overflow-check), unreach-call for an assertion.
+func Falsified(prop string) string {
+	if program.PropKind(prop) == program.OverflowKind {
+		return NoOverflow
+	}
+	return UnreachCall
 }
 
 // WriteTrace prints the counterexample of o in the given style
@@ -262,6 +293,17 @@ func writeStepTrace(w io.Writer, o *Outcome, names map[int]string) {
 		}
 		sort.Strings(vals)
 		fmt.Fprintf(w, "  %5d  %-14s %-6d %-44s %s\n", ts.Step, names[ts.Thread], ts.Line, clip(ts.Statement, 44), strings.Join(vals, " "))
+		writeOverflows(w, ts.Overflow)
+	}
+}
+
+// writeOverflows prints, below a row of a trace, the signed overflows of
+// its steps.
+func writeOverflows(w io.Writer, msgs ...string) {
+	for _, m := range msgs {
+		if m != "" {
+			fmt.Fprintf(w, "  %5s  ^ undefined behaviour: %s\n", "", m)
+		}
 	}
 }
 
@@ -284,6 +326,7 @@ func writeSourceTrace(w io.Writer, o *Outcome, names map[int]string) {
 			vals = append(vals, s.Loc+"="+s.Val)
 		}
 		fmt.Fprintf(w, "  %5d  %-14s %-6s %-50s %s\n", r.First, names[r.Thread], line, clip(r.Text, 50), strings.Join(vals, " "))
+		writeOverflows(w, r.Overflows...)
 	}
 }
 

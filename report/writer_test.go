@@ -53,16 +53,32 @@ func TestWriters(t *testing.T) {
 			t.Errorf("%s %s: %v\n%s", tc.name, tc.verdict, err, b)
 		}
 	}
-	o := &Outcome{File: file, Verdict: "UNKNOWN", Reason: "timeout", Mode: "plain", Backend: "builtin", Bounds: "unwind 3"}
+	o := &Outcome{File: file, Verdict: "UNKNOWN", Reason: "timeout", Mode: "plain", Backend: "builtin", DataModel: "LP64", Bounds: "unwind 3"}
 	buf.Reset()
 	Text{W: &buf}.Write(o)
-	if !strings.HasSuffix(buf.String(), "\nUNKNOWN: timeout\n") || !strings.HasPrefix(buf.String(), "cegpv: "+file+" (mode plain, backend builtin, unwind 3)\n") {
+	if !strings.HasSuffix(buf.String(), "\nUNKNOWN: timeout\n") || !strings.HasPrefix(buf.String(), "cegpv: "+file+" (mode plain, backend builtin, LP64, unwind 3)\n") {
 		t.Errorf("text:\n%s", buf.String())
+	}
+	// a step that overflows says so, in both trace styles and the JSON
+	ov := &Outcome{File: file, Verdict: "FALSE", Property: "main.overflow.1", Mode: "plain", Backend: "builtin", DataModel: "LP64", Bounds: "unwind 3", Program: &program.Program{},
+		Trace: []Step{{Step: 1, Thread: 0, Line: 7, Statement: "y = x + 1", Assigned: map[string]string{"y": "-2147483648"}, Order: []string{"y"},
+			Overflow: "arithmetic overflow on signed + in x + 1", Spawned: -1, Joined: -1}}}
+	for _, style := range TraceStyles {
+		buf.Reset()
+		Text{W: &buf, Trace: style}.Write(ov)
+		if !strings.Contains(buf.String(), "^ undefined behaviour: arithmetic overflow on signed + in x + 1\n") || !strings.HasSuffix(buf.String(), "FALSE(no-overflow) property main.overflow.1\n") {
+			t.Errorf("text, %s trace:\n%s", style, buf.String())
+		}
+	}
+	buf.Reset()
+	JSON{W: &buf}.Write(ov)
+	if !strings.Contains(buf.String(), `"overflow": "arithmetic overflow on signed + in x + 1"`) {
+		t.Errorf("json:\n%s", buf.String())
 	}
 	buf.Reset()
 	JSON{W: &buf}.Write(o)
 	var back Outcome
-	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.File != file || back.Verdict != "UNKNOWN" || back.Reason != "timeout" || !strings.HasPrefix(buf.String(), "{\n  \"file\": ") {
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.File != file || back.Verdict != "UNKNOWN" || back.Reason != "timeout" || back.DataModel != "LP64" || !strings.HasPrefix(buf.String(), "{\n  \"file\": ") {
 		t.Errorf("json: %v\n%s", err, buf.String())
 	}
 	buf.Reset()

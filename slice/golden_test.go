@@ -53,7 +53,7 @@ func golden(t *testing.T, file string) {
 	if src == nil {
 		t.Fatal("no input.c section")
 	}
-	p, err := frontend.Lower("input.c", src, frontend.Options{})
+	p, err := frontend.Lower("input.c", src, frontend.Options{Model: program.ILP32})
 	if err != nil {
 		t.Fatalf("Lower: %v", err)
 	}
@@ -98,7 +98,7 @@ func golden(t *testing.T, file string) {
 			t.Errorf("printed C does not compile: %v\n%s", err, out)
 		}
 	}
-	if p2, err := frontend.Lower("print.c", print.Bytes(), frontend.Options{}); err != nil {
+	if p2, err := frontend.Lower("print.c", print.Bytes(), frontend.Options{Model: program.ILP32}); err != nil {
 		t.Errorf("lowering the printed abstraction: %v", err)
 	} else if err := program.Check(p2); err != nil {
 		t.Errorf("Check of the re-lowered abstraction: %v", err)

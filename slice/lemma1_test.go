@@ -12,6 +12,7 @@ import (
 
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -69,7 +70,7 @@ func loadProgs(t *testing.T, seeds int) []*lemmaProg {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := frontend.Lower(filepath.Base(f), src, frontend.Options{})
+		p, err := frontend.Lower(filepath.Base(f), src, frontend.Options{Model: testenv.ModelOf(src)})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue

@@ -26,7 +26,7 @@ func opts() cegpv.CheckOptions {
 
 func check(t *testing.T, file string, src []byte, w []byte) Result {
 	t.Helper()
-	p, err := frontend.Lower(file, src, frontend.Options{})
+	p, err := frontend.Lower(file, src, frontend.Options{Model: program.ILP32}) // the fixtures' witnesses are ILP32
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"cegpv.dev/cegpv/program"
 )
 
 // Guide is what a violation witness says about the violation, read from
@@ -17,7 +19,10 @@ type Guide struct {
 	Format      string // "graphml" or "yaml"
 	Producer    string
 	ProgramHash string // SHA-256 of the program, hex, "" if the witness has none
-	Waypoints   []Waypoint
+	// Model is the data model the witness states (GraphML architecture,
+	// YAML data_model), "" when it states none.
+	Model     program.DataModel
+	Waypoints []Waypoint
 }
 
 // Waypoint is one constraint of a witness on the runs it describes.
@@ -90,6 +95,12 @@ func readGraphML(data []byte) (*Guide, error) {
 		return nil, fmt.Errorf("GraphML: a %s, not a violation witness", wt)
 	}
 	out := &Guide{Format: "graphml", Producer: gd["producer"], ProgramHash: strings.ToLower(gd["programhash"])}
+	switch gd["architecture"] {
+	case "32bit":
+		out.Model = program.ILP32
+	case "64bit":
+		out.Model = program.LP64
+	}
 	entry, violation := "", map[string]bool{}
 	for _, n := range g.Graph.Nodes {
 		d := dataMap(n.Data)
@@ -175,6 +186,7 @@ func readYAML(data []byte) (*Guide, error) {
 			} `yaml:"producer"`
 			Task struct {
 				InputFileHashes map[string]string `yaml:"input_file_hashes"`
+				DataModel       string            `yaml:"data_model"`
 			} `yaml:"task"`
 		} `yaml:"metadata"`
 		Content []ySegment `yaml:"content"`
@@ -198,6 +210,9 @@ func readYAML(data []byte) (*Guide, error) {
 		out := &Guide{Format: "yaml", Producer: strings.TrimSpace(e.Metadata.Producer.Name + " " + e.Metadata.Producer.Version)}
 		for _, h := range e.Metadata.Task.InputFileHashes {
 			out.ProgramHash = strings.ToLower(h)
+		}
+		if m := program.DataModel(e.Metadata.Task.DataModel); m == program.ILP32 || m == program.LP64 {
+			out.Model = m
 		}
 		for _, seg := range e.Content {
 			for _, s := range seg.Segment {

@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/program"
 )
 
 // Read parses ESBMC 8.4's violation witnesses in ../shared/fixtures, both
-// formats, into a guide ending in the target, and rejects its correctness
+// formats, into a guide ending in the target with the data model they state
+// (ILP32), and rejects its correctness
 // witnesses.
 func TestReadESBMCFixtures(t *testing.T) {
 	dir := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(testenv.FindSVCOMP15()))), "fixtures", "esbmc-8.4.0")
@@ -43,7 +45,7 @@ func TestReadESBMCFixtures(t *testing.T) {
 			continue
 		}
 		last := g.Waypoints[len(g.Waypoints)-1]
-		if last.Kind != "target" || (c.line > 0 && last.Line != c.line) || g.Producer != "ESBMC 8.4.0" || len(g.ProgramHash) != 64 {
+		if last.Kind != "target" || (c.line > 0 && last.Line != c.line) || g.Producer != "ESBMC 8.4.0" || len(g.ProgramHash) != 64 || g.Model != program.ILP32 {
 			t.Errorf("%s/%s: %+v", c.dir, c.file, g)
 		}
 	}

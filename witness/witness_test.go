@@ -14,6 +14,7 @@ import (
 
 	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -137,7 +138,7 @@ func lower(t *testing.T, file string) *program.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := frontend.Lower(file, src, frontend.Options{})
+	p, err := frontend.Lower(file, src, frontend.Options{Model: testenv.ModelOf(src)})
 	if err != nil {
 		t.Fatal(err)
 	}

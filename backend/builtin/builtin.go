@@ -81,9 +81,13 @@
 // library (cegpv.Check) races it beside whole checks, whatever the backend.
 //
 // Results: Unsafe only with a run that interp.Replay confirms (a run that
-// does not replay is an Internal error); Safe holds for the bounds
-// (Result.Bounds) and is a proof (Result.Proof) when unwinding assertions
-// were requested and no path reaches a cut (loop, recursion or thread bound).
+// does not replay is an Internal error): a violated assertion, or, with
+// unwinding assertions, a run that reaches a loop or recursion bound
+// (after the assertions: a run that violates one is reported first); Safe
+// holds for the bounds (Result.Bounds) and is a proof (Result.Proof) when
+// unwinding assertions were requested and no path reaches a cut (loop,
+// recursion or thread bound). Loops are bounded per back edge and entry
+// (machine.Unwinder's rule), so that a run reaching a bound replays.
 package builtin
 
 import (
@@ -216,6 +220,9 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		sctx, cancel := backend.WithShare(ctx, deepenShare)
 		sb := bounds
 		sb.Unwind = k
+		// a bound reached below the bounds is no unwinding violation at
+		// them: the shallow steps look for assertion violations only
+		sb.UnwindingAssertions, sb.UnwindingOnly = false, ""
 		s, err := NewSession(sctx, p, sb, opts)
 		if err != nil {
 			cancel()
@@ -455,7 +462,10 @@ func newSession(ctx context.Context, p *program.Program, bounds backend.Bounds, 
 // first encoding if that fails). applied says which reductions were
 // applied (symmetry is added by newSession).
 func encodeProgram(ctx context.Context, p *program.Program, bounds backend.Bounds, clockInt, inst bool, red reductions) (e *enc, applied reductions, err error) {
-	spin := red&redSpin != 0
+	// with unwinding assertions a busy wait is a loop like any other: a
+	// thread that waits long enough reaches its bound (CBMC's unwinding
+	// assertion fails), which the reduction would hide
+	spin := red&redSpin != 0 && !bounds.UnwindingAssertions
 	plain, err := encodeOnce(ctx, p, bounds, clockInt, inst, spin, nil, nil)
 	if err != nil {
 		return nil, 0, err
@@ -710,8 +720,10 @@ func (s *Session) unknown(err error) (backend.Result, error) {
 }
 
 // Check solves: first for a violation that passes no invalid access, then
-// for invalid accesses (Unknown), then, with unwinding assertions, for
-// paths beyond the bounds.
+// for invalid accesses (Unknown), then, with unwinding assertions, for a
+// path that reaches a loop or recursion bound (Unsafe: a run violating
+// that unwinding property, replayed) and for one cut at another bound (a
+// thread bound, an unwinding property not selected: Safe, not a proof).
 func (s *Session) Check() (_ backend.Result, err error) {
 	defer program.Recover(&err)
 	sv := s.solver
@@ -737,7 +749,7 @@ func (s *Session) Check() (_ backend.Result, err error) {
 		pop()
 		return s.result(backend.Unknown, why), nil
 	case smt.Sat:
-		run, err := s.enc.buildRun(sv)
+		run, err := s.enc.buildRun(sv, nil)
 		pop()
 		return s.replayed(run, err)
 	}
@@ -769,15 +781,60 @@ func (s *Session) Check() (_ backend.Result, err error) {
 			res.Proof = true
 			return res, nil
 		}
-		sv.Push()
-		sv.Assert(or(s.enc.cuts...).s)
-		r, err := s.check()
-		sv.Pop()
-		if err != nil {
-			return s.unknown(err)
+		var checked, other []cutRec
+		for _, c := range s.enc.cuts {
+			if c.id != "" && (s.bounds.UnwindingOnly == "" || s.bounds.UnwindingOnly == c.key) {
+				checked = append(checked, c)
+			} else {
+				other = append(other, c)
+			}
 		}
-		res.Proof = r == smt.Unsat
-		res.Complete = res.Proof
+		for i, cs := range [][]cutRec{checked, other} {
+			if len(cs) == 0 {
+				continue
+			}
+			gs := make([]*term, len(cs))
+			for j, c := range cs {
+				gs[j] = c.g
+			}
+			sv.Push()
+			sv.Assert(or(gs...).s)
+			var r smt.Result
+			var pushes int
+			var why string
+			var err error
+			if i == 0 {
+				r, pushes, why, err = s.solveRun(nil) // a run is built from the model
+			} else {
+				r, err = s.check()
+			}
+			pop := func() {
+				for k := 0; k <= pushes; k++ {
+					sv.Pop()
+				}
+			}
+			if err != nil {
+				return s.unknown(err)
+			}
+			switch {
+			case r == smt.Unknown:
+				if why == "" {
+					why = "solver: " + sv.ReasonUnknown()
+				}
+				pop()
+				return s.result(backend.Unknown, why), nil
+			case r == smt.Sat && i == 0:
+				run, err := s.enc.buildRun(sv, checked)
+				pop()
+				return s.replayed(run, err)
+			case r == smt.Sat:
+				pop()
+				res.Stats = s.stats()
+				return res, nil // bounded: a run is cut elsewhere
+			}
+			pop()
+		}
+		res.Proof, res.Complete = true, true
 		res.Stats = s.stats()
 	}
 	return res, nil

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,6 +70,7 @@ type ctest struct {
 	uwa    bool   // unwinding assertions
 	proof  bool   // want Proof (with uwa)
 	reason string // a substring of the reason of an UNKNOWN
+	prop   string // the violated property of an UNSAFE, if given
 }
 
 func runCTests(t *testing.T, tests []ctest) {
@@ -91,6 +93,9 @@ func runCTests(t *testing.T, tests []ctest) {
 				t.Fatalf("proof = %v, want %v", res.Proof, tc.proof)
 			}
 			if res.Verdict == backend.Unsafe {
+				if tc.prop != "" && res.Run.Violated != tc.prop {
+					t.Fatalf("violates %s, want %s", res.Run.Violated, tc.prop)
+				}
 				t.Logf("run of %d steps, %d events, solver %v", len(res.Run.Steps), res.Stats.Events, res.Stats.SolverTime)
 			}
 		})
@@ -142,7 +147,9 @@ int x, y;
 int main() { int *p = __VERIFIER_nondet_int() ? &x : &y; *p = 3; assert(x == 3 || y == 3); assert(x + y == 3); return 0; }`},
 		{name: "loop_unsafe", want: backend.Unsafe, unwind: 5, src: `
 int main() { int i = 0; int s = 0; while (i < 3) { s = s + i; i = i + 1; } assert(s != 3); return 0; }`},
-		{name: "loop_bounded_safe", want: backend.Safe, unwind: 2, uwa: true, proof: false, src: `
+		{name: "loop_unwinding_unsafe", want: backend.Unsafe, unwind: 2, uwa: true, prop: "main.unwind.0", src: `
+int main() { int i = 0; while (i < 10) { i = i + 1; } assert(i == 10); return 0; }`},
+		{name: "loop_bounded_safe", want: backend.Safe, unwind: 2, src: `
 int main() { int i = 0; while (i < 10) { i = i + 1; } assert(i == 10); return 0; }`},
 		{name: "loop_proof_safe", want: backend.Safe, unwind: 4, uwa: true, proof: true, src: `
 int main() { int i = 0; while (i < 3) { i = i + 1; } assert(i == 3); return 0; }`},
@@ -295,7 +302,7 @@ func progFile(t *testing.T, f string) (string, backend.Bounds, *program.Program,
 		t.Fatal(err)
 	}
 	want, b := expectations(string(src))
-	p, err := lowerTimeout(f, 20*time.Second)
+	p, err := lowerTimeout(f, testenv.ModelOf(src), 20*time.Second)
 	return want, b, p, err
 }
 
@@ -422,7 +429,7 @@ func BenchmarkEncode(b *testing.B) {
 	dir := filepath.Dir(m)
 	for _, f := range []string{"pthread-wmm/mix000_power.oepc_false-unreach-call.c", "pthread-ext/01_inc_true-unreach-call.c"} {
 		b.Run(filepath.Base(f), func(b *testing.B) {
-			p, err := lowerTimeout(filepath.Join(dir, f), 30*time.Second)
+			p, err := lowerTimeout(filepath.Join(dir, f), program.ILP32, 30*time.Second) // the 2015 set is ILP32
 			if err != nil {
 				b.Skipf("front end: %v", err)
 			}
@@ -495,5 +502,67 @@ int main() { pthread_t x; pthread_create(&x, 0, w, 0); int *q = p;
 		if res.Verdict != tc.want {
 			t.Errorf("%s: %v (%s), want %v", tc.body, res.Verdict, res.Reason, tc.want)
 		}
+	}
+}
+
+// TestUnwindingProgs checks the testdata/progs programs with unwinding
+// expectations (`// unwinding:` header lines) with unwinding assertions,
+// with and without the deepening: a failing one is Unsafe for one of the
+// expected unwinding properties with a run that replays as reaching its
+// bound (check replays every Unsafe run); one that holds is a proof. Each
+// failing property checked alone (UnwindingOnly) fails too.
+func TestUnwindingProgs(t *testing.T) {
+	needZ3(t)
+	progs, err := testenv.Progs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, h := range progs {
+		for _, u := range h.Unwinding {
+			n++
+			t.Run(fmt.Sprintf("%s/unwind%d", strings.TrimSuffix(h.Name, ".c"), u.Unwind), func(t *testing.T) {
+				p := lowertest.C(t, h.Path, string(h.Src))
+				b := backend.Bounds{Unwind: u.Unwind, Threads: h.Threads, UnwindingAssertions: true}
+				for _, noDeep := range []bool{false, true} {
+					ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+					res, err := New(Options{NoDeepening: noDeep}).Check(ctx, p, b)
+					cancel()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(u.Fails) == 0 {
+						if res.Verdict != backend.Safe || !res.Proof || !res.Complete {
+							t.Fatalf("no deepening %v: %v (%s), proof %v; want a proof", noDeep, res.Verdict, res.Reason, res.Proof)
+						}
+						continue
+					}
+					if res.Verdict != backend.Unsafe {
+						t.Fatalf("no deepening %v: %v (%s), want a violation of one of %v", noDeep, res.Verdict, res.Reason, u.Fails)
+					}
+					out, err := interp.Replay(p, res.Run)
+					if err != nil || out.Status != interp.Violated || !slices.Contains(u.Fails, out.Prop) || res.Run.Unwind != u.Unwind {
+						t.Fatalf("the run replays to %v, %v (unwind %d), want a violation of one of %v", out, err, res.Run.Unwind, u.Fails)
+					}
+					last := res.Run.Steps[len(res.Run.Steps)-1]
+					t.Logf("%s: %d steps, ends at %s (thread %d)", out.Prop, len(res.Run.Steps), last.Label, last.Thread)
+				}
+				for _, id := range u.Fails {
+					pu, ok := program.UnwindingByID(p, id)
+					if !ok {
+						t.Fatalf("no property %s", id)
+					}
+					b1 := b
+					b1.UnwindingOnly = pu.Key()
+					res := check(t, p, b1)
+					if res.Verdict != backend.Unsafe || res.Run.Violated != id {
+						t.Errorf("%s alone: %v (%s)", id, res.Verdict, res.Reason)
+					}
+				}
+			})
+		}
+	}
+	if n == 0 {
+		t.Fatal("no program with unwinding expectations")
 	}
 }

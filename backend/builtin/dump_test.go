@@ -14,7 +14,7 @@ func TestDump(t *testing.T) {
 	if f == "" {
 		t.Skip("set CEGPV_DUMP")
 	}
-	p, err := lowerTimeout(f, 20e9)
+	p, err := lowerTimeout(f, "", 20e9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestTranscript(t *testing.T) {
 	if f == "" {
 		t.Skip("set CEGPV_TRANS")
 	}
-	p, err := lowerTimeout(f, 20e9)
+	p, err := lowerTimeout(f, "", 20e9)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,8 @@ type enc struct {
 	events           []*event
 	cellEv           map[cellKey]*cellEvents
 	asserts          []*stepRec
-	cuts             []*term // unwinding (and thread-bound) cut guards
-	capCut           bool    // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
+	cuts             []cutRec // paths cut at the unwinding, recursion and thread bounds
+	capCut           bool     // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
 	bad              []badRec
 	spawns           []*stepRec
 	joins            []joinRec
@@ -144,7 +144,7 @@ type state struct {
 	cache map[cellKey]*centry
 	blk   *block
 	depth int
-	loops map[int][2]int // loop head pc -> {iterations, back-edge pc}
+	loops map[int][2]int // back-edge pc -> {times taken in this entry into its loop, loop head pc}
 	held  []heldLock     // locks held (analysis of lock regions)
 	mixed []cellKey      // locks held on some of the merged paths only (locks.go)
 	regs  []cellKey      // open collapsed lock regions
@@ -382,6 +382,14 @@ func (e *enc) initCells(o *object, off int64, t *program.Type, x program.Expr) {
 				e.initCells(o, off+int64(i)*ec, t.Elem, el)
 			}
 		case program.Struct, program.Union:
+			if t.Kind == program.Union && t.Store > 0 {
+				y, ok := program.StorageInit(t, x)
+				if !ok {
+					e.unsupported(o.initPos(e), "initializer of union %s in %s: not a constant", t.Name, o.name)
+				}
+				e.initCells(o, off, t.Fields[t.Store-1].Type, y)
+				return
+			}
 			for i, el := range x.Elems {
 				if i < len(t.Fields) {
 					e.initCells(o, off+t.FieldCell(i), t.Fields[i].Type, el)

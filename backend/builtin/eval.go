@@ -372,6 +372,7 @@ type cand struct {
 	o     *object
 	k     int64
 	delta int64
+	size  int64 // bytes of the access (program.Byte)
 	acc   program.Access
 	cond  *term
 }
@@ -443,7 +444,7 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 				return
 			}
 			kc = e.name(kc)
-			out = append(out, cand{o: o, k: k, delta: d, acc: acc, cond: kc})
+			out = append(out, cand{o: o, k: k, delta: d, size: t.Size, acc: acc, cond: kc})
 			valid = append(valid, kc)
 		}
 		if p.t.c {
@@ -492,7 +493,8 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 
 // accessOffsets returns the byte offsets below lim at which an access of
 // type t may designate a cell of an object of type ot (Resolve decides
-// which do): the first byte of every cell, and for a character access
+// which do): the first byte of every cell, for an integer access every
+// byte it fits from inside an integer cell, and for a character access
 // every byte of the object.
 func (e *enc) accessOffsets(ot, t *program.Type, lim int64) []int64 {
 	var out []int64
@@ -502,13 +504,21 @@ func (e *enc) accessOffsets(ot, t *program.Type, lim int64) []int64 {
 		}
 		return out
 	}
+	seen := map[int64]bool{}
 	for k := int64(0); k < ot.Cells(); k++ {
 		b := ot.CellOffset(k)
 		if b >= lim {
 			break
 		}
-		if len(out) == 0 || out[len(out)-1] != b {
-			out = append(out, b)
+		last := b // an integer access may also lie inside an integer cell
+		if ct := ot.CellType(k); t.Kind == program.Int && ct.IsInteger() {
+			last = b + program.ValueBytes(ct) - t.Size
+		}
+		for x := b; x <= last; x++ {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
 		}
 	}
 	return out
@@ -639,7 +649,7 @@ func (e *enc) readAt(c *ectx, cd cand, t *program.Type, g *term) val {
 	if sh := 8 * cd.delta; sh > 0 {
 		bits = bin("bvlshr", bits, bvc(w, uint64(sh)))
 	}
-	return val{t: resize(bits, 8, false)}
+	return val{t: resize(bits, int(8*t.Size), false)}
 }
 
 // store writes scalar v of type t at p.
@@ -665,13 +675,13 @@ func (e *enc) byteUpdate(c *ectx, cd cand, v val, g *term) val {
 		e.badIf(c, and(g, cd.cond), "not modelled: a byte of an address")
 		return old
 	}
-	w := old.t.w
-	if w <= 8 {
+	w, n := old.t.w, int(8*cd.size)
+	if w <= n {
 		return val{t: resize(v.t, w, false)}
 	}
 	sh := uint64(8 * cd.delta)
-	b := bin("bvshl", resize(v.t, w, false), bvc(w, sh))
-	keep := bvc(w, mask(w)&^(0xff<<sh))
+	b := bin("bvshl", resize(resize(v.t, n, false), w, false), bvc(w, sh))
+	keep := bvc(w, mask(w)&^(mask(n)<<sh))
 	return val{t: e.name(bin("bvor", bin("bvand", old.t, keep), b))}
 }
 

@@ -14,12 +14,13 @@ package builtin
 //	frame  = "main"                      the root frame of the main thread
 //	       | key(spawn) ">" function     the root frame of a spawned thread
 //	       | key(call) "/" function      a frame of an inlined call
-//	loops  = "" | "[" head "=" n { "," head "=" n } "]"
+//	loops  = "" | "[" back "=" n { "," back "=" n } "]"
 //
-// where head is the label of the head of an enclosing loop of the same
-// function that has been re-entered n ≥ 1 times (sorted by label), e.g.
-// "main:main.9>worker:worker.7[worker.3=2]" is the third iteration of the
-// loop at worker.3 in the thread created by the spawn at main.9. Keys use
+// where back is the label of the back edge of an enclosing loop of the
+// same function that has been taken n ≥ 1 times since the loop was entered
+// (sorted by label), e.g. "main:main.9>worker:worker.7[worker.12=2]" is
+// the third iteration of the loop closed at worker.12 in the thread
+// created by the spawn at main.9. Keys use
 // labels only (never program counters, object ids, block numbers or
 // creation orders), so a program and its abstraction (same labels and
 // control flow) give the same key to the same instance:
@@ -178,7 +179,7 @@ func (h *instHooks) step(fr *frame, st *state, in *program.Instr, rec *stepRec) 
 	b.WriteString(string(in.Label))
 	if len(st.loops) > 0 {
 		type it struct {
-			head program.Label
+			back program.Label
 			n    int
 		}
 		var its []it
@@ -187,14 +188,14 @@ func (h *instHooks) step(fr *frame, st *state, in *program.Instr, rec *stepRec) 
 				its = append(its, it{fr.fn.Body[pc].Label, l[0]})
 			}
 		}
-		slices.SortFunc(its, func(a, b it) int { return strings.Compare(string(a.head), string(b.head)) })
+		slices.SortFunc(its, func(a, b it) int { return strings.Compare(string(a.back), string(b.back)) })
 		for i, x := range its {
 			if i == 0 {
 				b.WriteByte('[')
 			} else {
 				b.WriteByte(',')
 			}
-			b.WriteString(string(x.head))
+			b.WriteString(string(x.back))
 			b.WriteByte('=')
 			b.WriteString(strconv.Itoa(x.n))
 			if i == len(its)-1 {
@@ -406,7 +407,7 @@ func (in *instance) CheckForced(ctx context.Context, visible map[program.Label]b
 				return s.result(backend.Unknown, why), nil
 			}
 			if r == smt.Sat {
-				run, err := s.enc.buildRun(sv)
+				run, err := s.enc.buildRun(sv, nil)
 				pop()
 				return s.replayed(run, err)
 			}

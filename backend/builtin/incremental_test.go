@@ -51,8 +51,8 @@ func runKeys(p *program.Program, run *program.Run) ([]string, error) {
 		if pc < 0 {
 			return nil, fmt.Errorf("step %d: %s not in %s", i, st.Label, fr.fn.Name)
 		}
-		for k, l := range fr.loops {
-			if pc < k || pc > l[1] {
+		for k, l := range fr.loops { // k: a back edge, l[1] its loop's head
+			if pc < l[1] || pc > k {
 				delete(fr.loops, k)
 			}
 		}
@@ -104,8 +104,8 @@ func runKeys(p *program.Program, run *program.Run) ([]string, error) {
 			}
 			t := fr.fn.Index(run.Steps[j].Label)
 			if t >= 0 && t <= pc {
-				n := fr.loops[t][0]
-				fr.loops[t] = [2]int{n + 1, pc}
+				n := fr.loops[pc][0]
+				fr.loops[pc] = [2]int{n + 1, t}
 			}
 		}
 		if in.Op != program.OpReturn && in.Op != program.OpCall && pc == len(fr.fn.Body)-1 {
@@ -128,7 +128,7 @@ func visibleSeq(run *program.Run, keys []string, visible map[program.Label]bool)
 
 func lowerProg(t *testing.T, pr testenv.Prog) *program.Program {
 	t.Helper()
-	p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{})
+	p, err := frontend.Lower(pr.Path, pr.Src, frontend.Options{Model: pr.Model})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestBlockersKeepRealRuns(t *testing.T) {
 		}
 	}
 	const queue = "../../../shared/bench/sv-comp15/pthread/queue_false-unreach-call.cil.c"
-	if p, err := lowerTimeout(queue, 20*time.Second); err == nil {
+	if p, err := lowerTimeout(queue, program.ILP32, 20*time.Second); err == nil {
 		tasks = append(tasks, task{"queue_false.cil.c", p, backend.Bounds{Unwind: 5}})
 	} else {
 		t.Logf("without %s: %v", queue, err)

@@ -312,10 +312,19 @@ func markBlocking(hs []heldLock) {
 	}
 }
 
-// cut records that paths with guard g exceed a bound here.
-func (e *enc) cut(st *state, g *term) {
-	e.cuts = append(e.cuts, g)
+// cut records that paths with guard g exceed a bound at the step rec:
+// a loop's or a recursion bound (id, the unwinding property, and key, its
+// program.Unwinding.Key), or a thread bound (id empty).
+func (e *enc) cut(st *state, g *term, rec *stepRec, id, key string) {
+	e.cuts = append(e.cuts, cutRec{g: g, rec: rec, id: id, key: key})
 	markBlocking(st.held)
+}
+
+// cutRec is a set of paths cut at a bound (enc.cut).
+type cutRec struct {
+	g       *term
+	rec     *stepRec
+	id, key string
 }
 
 // collapsibleRegions returns the region instances that may run as one block

@@ -60,8 +60,12 @@ func (m *modelReader) clock(name string) *big.Int {
 }
 
 // buildRun reads the model and builds the run: executed steps ordered by
-// the clocks of their blocks, cut after the first violated assertion.
-func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
+// the clocks of their blocks, cut after the first violated assertion, or,
+// with cuts, at the first step where a path of cuts reaches its bound:
+// that step (refused at the bound, so it draws and stores nothing but the
+// values of a back edge's guard) ends a run violating the unwinding
+// property of the cut (Run.Unwind the bound).
+func (e *enc) buildRun(s *smt.Solver, cuts []cutRec) (*program.Run, error) {
 	m := &modelReader{s: s, index: map[string]int{}}
 	for _, th := range e.threads {
 		m.want(th.spawnG)
@@ -70,10 +74,42 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		}
 		for _, r := range th.steps {
 			m.want(r.pg)
+			if cuts != nil {
+				m.want(r.g)
+			}
 		}
+	}
+	for _, c := range cuts {
+		m.want(c.g)
 	}
 	if err := m.fetch(); err != nil {
 		return nil, err
+	}
+	// Like the steps of a block up to a violated assertion (presence.go),
+	// the steps of a block up to the bound a run ends at stay in it: a
+	// thread that reaches a bound inside an atomic section or a collapsed
+	// region ends the run there.
+	upToCut := map[*stepRec]bool{}
+	if cuts != nil {
+		reached := map[*stepRec]bool{}
+		for _, c := range cuts {
+			if m.truth(c.g) {
+				reached[c.rec] = true
+			}
+		}
+		for _, th := range e.threads {
+			for i := len(th.steps) - 1; i >= 0; i-- {
+				r := th.steps[i]
+				if !multiStep(r.blk) || !reached[r] {
+					continue
+				}
+				for j := i; j >= 0 && th.steps[j].blk == r.blk; j-- {
+					if m.truth(th.steps[j].g) {
+						upToCut[th.steps[j]] = true
+					}
+				}
+			}
+		}
 	}
 	type item struct {
 		rec   *stepRec
@@ -86,7 +122,7 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 			continue
 		}
 		for _, r := range th.steps {
-			if r.tail || !m.truth(r.pg) {
+			if r.tail || !m.truth(r.pg) && !upToCut[r] {
 				continue
 			}
 			if r.blk != nil {
@@ -124,17 +160,50 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		}
 		_ = i
 	}
+	if cuts != nil {
+		for _, c := range e.cuts {
+			m2.want(c.g)
+		}
+	}
 	if err := m2.fetch(); err != nil {
 		return nil, err
 	}
+	if cuts != nil {
+		// a step where another bound cuts the path (a property not
+		// checked) is refused there, not executed: it is no step of the
+		// run (Replay of a run that ends at a bound keeps to the bounds)
+		refused := map[*stepRec]bool{}
+		for _, c := range e.cuts {
+			if m2.truth(c.g) {
+				refused[c.rec] = true
+			}
+		}
+		for _, c := range cuts {
+			delete(refused, c.rec)
+		}
+		items = slices.DeleteFunc(items, func(it item) bool { return refused[it.rec] })
+	}
+	var bound *cutRec // the cut the run ends at
 	for i, it := range items {
-		if it.rec.assert != nil && !m2.truth(it.rec.assert) {
+		if cuts == nil && it.rec.assert != nil && !m2.truth(it.rec.assert) {
 			cut = i
 			break
 		}
+		for j := range cuts {
+			if cuts[j].rec == it.rec && m2.truth(cuts[j].g) {
+				cut, bound = i, &cuts[j]
+				break
+			}
+		}
+		if bound != nil {
+			break
+		}
+	}
+	if cut < 0 && cuts == nil {
+		return nil, fmt.Errorf("the model has no violated assertion")
 	}
 	if cut < 0 {
-		return nil, fmt.Errorf("the model has no violated assertion")
+		return nil, fmt.Errorf("the model reaches no bound")
 	}
 	items = items[:cut+1]
 	if e.inst != nil {
@@ -235,5 +304,13 @@ func (e *enc) buildRun(s *smt.Solver) (*program.Run, error) {
 		run.Steps = append(run.Steps, st)
 	}
 	run.Violated = items[len(items)-1].rec.in.Prop
+	if bound != nil {
+		last := &run.Steps[len(run.Steps)-1]
+		last.Assigned = nil
+		if bound.rec.in.Op == program.OpCall {
+			last.Nondet = nil // refused before its arguments are evaluated
+		}
+		run.Violated, run.Unwind = bound.id, e.unwind()
+	}
 	return run, nil
 }

@@ -20,9 +20,11 @@ import (
 // therefore executes one iteration and drops the path that goes round:
 // the thread waits, for as long as it likes, before that iteration. This
 // keeps every violation, needs no unwinding of the loop (no cut, so a
-// bounded TRUE also covers waits of any length, and unwinding assertions
-// hold for it), and removes the interleavings of the failed iterations,
-// which multiply with every spinning thread.
+// bounded TRUE also covers waits of any length), and removes the
+// interleavings of the failed iterations, which multiply with every
+// spinning thread. With unwinding assertions it is off: a wait long enough
+// reaches the loop's bound, which violates its unwinding property (as in
+// CBMC), and the reduction would hide that.
 //
 // The conditions, checked on the loop's instructions [head, back edge]:
 //   - one entry (no jump from outside into the loop after its head) and

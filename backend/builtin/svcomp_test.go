@@ -14,9 +14,9 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// lowerTimeout runs the front end with a time limit (a front-end hang must
-// not hang the backend's tests).
-func lowerTimeout(file string, d time.Duration) (*program.Program, error) {
+// lowerTimeout runs the front end in the data model m ("": the host's) with
+// a time limit (a front-end hang must not hang the backend's tests).
+func lowerTimeout(file string, m program.DataModel, d time.Duration) (*program.Program, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func lowerTimeout(file string, d time.Duration) (*program.Program, error) {
 	}
 	ch := make(chan res, 1)
 	go func() {
-		p, err := frontend.Lower(file, src, frontend.Options{})
+		p, err := frontend.Lower(file, src, frontend.Options{Model: m})
 		ch <- res{p, err}
 	}()
 	select {
@@ -57,7 +57,7 @@ func TestSVCOMP(t *testing.T) {
 		if !re.MatchString(task.File) {
 			continue
 		}
-		p, err := lowerTimeout(task.Path, 20*time.Second)
+		p, err := lowerTimeout(task.Path, task.DataModel, 20*time.Second)
 		if err != nil {
 			t.Logf("%-70s FRONTEND %v", task.File, firstLine(err.Error()))
 			continue

@@ -175,8 +175,10 @@ func (e *enc) execFunc(st *state, fr *frame, exits *[]*state) (*state, val) {
 			pc = next
 			continue
 		}
+		// a thread that leaves a loop's instructions [head, back edge]
+		// starts its count afresh on the next entry (machine.Unwinder)
 		for k, l := range cur.loops {
-			if pc < k || pc > l[1] {
+			if pc < l[1] || pc > k {
 				delete(cur.loops, k)
 			}
 		}
@@ -549,9 +551,10 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 		st.g = notTaken
 		return st, pc + 1
 	}
-	n := st.loops[t][0]
+	// the bound counts each back edge (CBMC's loops, machine.Unwinder)
+	n := st.loops[pc][0]
 	if n+1 >= e.unwind() {
-		e.cut(st, taken)
+		e.cut(st, taken, rec, program.LoopID(fc.fr.fn, pc), string(in.Label))
 		st.g = notTaken
 		return st, pc + 1
 	}
@@ -559,7 +562,7 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 		fc.pend[pc+1] = append(fc.pend[pc+1], st.fork(notTaken))
 	}
 	st.g = taken
-	st.loops[t] = [2]int{n + 1, pc}
+	st.loops[pc] = [2]int{n + 1, t}
 	return st, t
 }
 
@@ -665,7 +668,7 @@ func (e *enc) callStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 			}
 		}
 		if depth >= e.unwind() {
-			e.cut(sub, sub.g)
+			e.cut(sub, sub.g, rec, program.RecursionID(fr.fn.Name), program.RecursionID(fr.fn.Name))
 			continue
 		}
 		if len(f.Params) != len(args) {
@@ -748,7 +751,7 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 		if !(e.b.Threads > 0 && n >= e.b.Threads) {
 			e.capCut = true
 		}
-		e.cut(st, st.g)
+		e.cut(st, st.g, rec, "", "")
 		st.g = tFalse
 		rec.g = tFalse
 		e.addStep(rec, st)

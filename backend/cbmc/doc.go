@@ -19,7 +19,12 @@
 //     Unknown naming CBMC and its message (6: the printed C does not
 //     parse or convert; 64: usage error).
 //   - Safe is a proof only with unwinding assertions on (Result.Proof and
-//     Complete); a failed unwinding assertion is Unknown.
+//     Complete); a failed unwinding assertion (`<failure reason="unwinding
+//     assertion loop N">` at the back edge's line, `recursion unwinding
+//     assertion` at a call) is followed to the bound (external.MapUnwinding)
+//     into an Unsafe result for cegpv's unwinding property, or Unknown when
+//     it cannot be followed. Recorded outputs of this case are not among
+//     the fixtures (they were made with --no-unwinding-assertions).
 //   - Result.Bounds: Unwind as given, Threads 0 (CBMC bounds the threads a
 //     spawn in a loop creates by the unwinding); CBMC has no context bound,
 //     so Contexts is 0 (all interleavings within the unwinding).

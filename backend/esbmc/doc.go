@@ -14,8 +14,12 @@
 //     given; a trace that cannot be followed is Unknown (BadOutput).
 //   - Safe is bounded unless unwinding assertions were on (ESBMC's default,
 //     turned off by --no-unwinding-assertions) and held: then Result.Proof
-//     and Result.Complete. A failed unwinding assertion is Unknown (the
-//     bounds do not cover the program), never Safe or Unsafe.
+//     and Result.Complete. A failed unwinding assertion (`unwinding
+//     assertion loop N` at a back edge's line, ESBMC numbering loops over
+//     the whole program; `recursion unwinding assertion` at a call) is
+//     followed to the bound (external.MapUnwinding): Unsafe for cegpv's
+//     unwinding property of that loop (program.Unwindings), or Unknown
+//     when the trace cannot be followed (ErrUnfollowable, as any trace).
 //   - ESBMC 8.4 misses interleavings at accesses through pointers (see
 //     pointerAccess): its Safe on a program with a dereference or a heap
 //     block is Unknown.

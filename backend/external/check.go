@@ -61,16 +61,30 @@ func (j Job) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (
 	return j.Interpret(pr, out, res)
 }
 
-// Violation turns a checker's counterexample into a result: a failed
-// unwinding assertion or a property other than an assertion of the program
-// is Unknown with the reason; an assertion's trace is followed (MapTrace)
-// into an Unsafe result, or a BadOutput error.
+// Violation turns a checker's counterexample into a result: an
+// assertion's trace is followed (MapTrace), a failed unwinding assertion's
+// to the bound (MapUnwinding), into an Unsafe result, or a BadOutput
+// error (wrapping ErrUnfollowable when the trace does not lead there); a
+// property other than these, or an unwinding assertion that is not the
+// one checked (Bounds.UnwindingOnly), is Unknown with the reason.
 func Violation(tool string, p *program.Program, pr *Printed, tr *Trace, bd backend.Bounds, res backend.Result) (backend.Result, error) {
 	if tr == nil || tr.Violation == nil {
 		return res, program.Errorf(program.BadOutput, "%s: a violation without a counterexample", tool)
 	}
-	if strings.HasPrefix(tr.Comment, "unwinding assertion") {
-		res.Reason = fmt.Sprintf("%s: %s fails: unwind %d does not cover every run", tool, tr.Comment, bd.Unwind)
+	if strings.HasPrefix(tr.Comment, "unwinding assertion") || strings.HasPrefix(tr.Comment, "recursion unwinding assertion") {
+		if !bd.UnwindingAssertions {
+			return res, program.Errorf(program.BadOutput, "%s reports %q at line %d, but unwinding assertions were off", tool, tr.Comment, tr.Violation.Line)
+		}
+		run, err := MapUnwinding(tool, p, pr, tr, bd.Unwind)
+		if err != nil {
+			return res, err
+		}
+		if u, ok := program.UnwindingByID(p, run.Violated); bd.UnwindingOnly != "" && (!ok || u.Key() != bd.UnwindingOnly) {
+			res.Reason = fmt.Sprintf("%s reports the unwinding assertion of %s (%s), not the one checked", tool, run.Violated, tr.Comment)
+			return res, nil
+		}
+		res.Verdict = backend.Unsafe
+		res.Run = run
 		return res, nil
 	}
 	if !strings.HasPrefix(tr.Comment, "assertion") {

@@ -1,9 +1,11 @@
 package external
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
@@ -109,5 +111,86 @@ int main(void) { pthread_create(0, 0, w, 0); return 0; }
 	program.Print(&plain, p)
 	if strings.Count(plain.String(), "\n") != strings.Count(txt, "\n") {
 		t.Error("lines moved")
+	}
+}
+
+const loopSrc = `int __VERIFIER_nondet_int(void);
+int f(int n) { if (n <= 0) return 0; return f(n - 1); }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < n) i++;
+  return f(2);
+}
+`
+
+// TestViolationUnwinding: a checker's failed unwinding assertion (its
+// comment and the back edge's or the call's line, as ESBMC and CBMC give
+// them) is followed to the bound into an Unsafe result for the unwinding
+// property, with the trace's value of n; a trace that leads no thread to
+// the bound is BadOutput (unfollowable); another loop than the one
+// selected is Unknown; without unwinding assertions it is BadOutput.
+func TestViolationUnwinding(t *testing.T) {
+	p, err := frontend.Lower("l.c", []byte(loopSrc), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Print(p, t.TempDir(), "prog.c", PrintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Remove()
+	u, _ := program.UnwindingByID(p, "main.unwind.0")
+	lineOf := func(l program.Label) int {
+		for line, x := range pr.Lines {
+			if x == l {
+				return line
+			}
+		}
+		t.Fatalf("%s not printed", l)
+		return 0
+	}
+	var probe State
+	for line, vars := range pr.Probes {
+		probe = State{Thread: 0, File: "prog.c", Line: line, Lhs: vars[0]}
+	}
+	bd := func(only string) backend.Bounds {
+		return backend.Bounds{Unwind: 2, UnwindingAssertions: true, UnwindingOnly: only}
+	}
+	loopTrace := func(n string) *Trace {
+		s := probe
+		s.Value = n
+		return &Trace{States: []State{s}, Violation: &State{Thread: 0, File: "prog.c", Line: lineOf(u.Label)}, Comment: "unwinding assertion loop 0"}
+	}
+	res, err := Violation("fake", p, pr, loopTrace("5"), bd(""), backend.Result{})
+	if err != nil || res.Verdict != backend.Unsafe || res.Run.Violated != "main.unwind.0" || res.Run.Unwind != 2 {
+		t.Fatalf("loop: %v %v", res, err)
+	}
+	if out, err := interp.Replay(p, res.Run); err != nil || out.Prop != "main.unwind.0" {
+		t.Errorf("replay: %v %v", out, err)
+	}
+	// n = 1: the loop ends before its bound
+	if _, err := Violation("fake", p, pr, loopTrace("1"), bd(""), backend.Result{}); program.KindOf(err) != program.BadOutput || !errors.Is(err, ErrUnfollowable) {
+		t.Errorf("n = 1: %v, want an unfollowable trace", err)
+	}
+	if res, err := Violation("fake", p, pr, loopTrace("5"), bd("f.recursion"), backend.Result{}); err != nil || res.Verdict != backend.Unknown || !strings.Contains(res.Reason, "not the one checked") {
+		t.Errorf("another property selected: %v %v", res, err)
+	}
+	if _, err := Violation("fake", p, pr, loopTrace("5"), backend.Bounds{Unwind: 2}, backend.Result{}); program.KindOf(err) != program.BadOutput {
+		t.Errorf("without unwinding assertions: %v", err)
+	}
+	// recursion: f(2) calls f(1) (two activations), f(1) calls f(0): the
+	// third at unwind 2, reported at the call's line
+	var call program.Label
+	for _, in := range p.Func("f").Body {
+		if in.Op == program.OpCall {
+			call = in.Label
+		}
+	}
+	tr := loopTrace("0")
+	tr.Violation.Line, tr.Comment = lineOf(call), "recursion unwinding assertion"
+	res, err = Violation("fake", p, pr, tr, bd(""), backend.Result{})
+	if err != nil || res.Verdict != backend.Unsafe || res.Run.Violated != "f.recursion" {
+		t.Fatalf("recursion: %v %v", res, err)
 	}
 }

@@ -78,6 +78,22 @@ const maxAdvance = 1 << 16
 // failure the trace reports. Any failure to follow the trace is an error
 // of kind BadOutput.
 func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program.Run, error) {
+	return mapTrace(tool, p, pr, tr, 0)
+}
+
+// MapUnwinding is MapTrace for a failed unwinding assertion at bound
+// unwind: the trace leads to the back edge of a loop (or a recursive call,
+// for a recursion unwinding assertion) at the violation's line, where the
+// run ends with that step refused at the bound (program.Run.Unwind); the
+// run replays as a violation of the loop's (or calling function's)
+// unwinding property. The checker's counting is not assumed to be cegpv's:
+// the run ends at the first arrival there that replays as reaching the
+// bound.
+func MapUnwinding(tool string, p *program.Program, pr *Printed, tr *Trace, unwind int) (*program.Run, error) {
+	return mapTrace(tool, p, pr, tr, max(unwind, 1))
+}
+
+func mapTrace(tool string, p *program.Program, pr *Printed, tr *Trace, unwind int) (*program.Run, error) {
 	if tr == nil || tr.Violation == nil {
 		return nil, program.Errorf(program.BadOutput, "%s: the output reports a violation but holds no counterexample", tool)
 	}
@@ -85,12 +101,12 @@ func MapTrace(tool string, p *program.Program, pr *Printed, tr *Trace) (*program
 	// not a trace with steps missing: no search stands in for it
 	if l, ok := pr.Lines[tr.Violation.Line]; !ok || filepath.Base(tr.Violation.File) != filepath.Base(pr.File) {
 		return nil, program.Errorf(program.BadOutput, "%s: the violated property at %s:%d is not an instruction of the printed program", tool, tr.Violation.File, tr.Violation.Line)
-	} else if in := program.NewIndex(p).Instr[l]; in == nil || in.Op != program.OpAssert {
-		return nil, program.Errorf(program.BadOutput, "%s: the violated property at line %d is not an assertion (%s)", tool, tr.Violation.Line, tr.Comment)
+	} else if why := notAt(program.NewIndex(p), l, unwind); why != "" {
+		return nil, program.Errorf(program.BadOutput, "%s: the violated property at line %d is not %s (%s)", tool, tr.Violation.Line, why, tr.Comment)
 	}
 	var first error
 	for _, eager := range []bool{false, true} {
-		run, err := follow(p, pr, tr, eager)
+		run, err := follow(p, pr, tr, eager, unwind)
 		if err == nil {
 			return run, nil
 		}
@@ -134,7 +150,20 @@ func (f *follower) inFile(s State) (program.Label, bool) {
 	return l, ok
 }
 
-func follow(p *program.Program, pr *Printed, tr *Trace, eager bool) (*program.Run, error) {
+// notAt says what the instruction at l should be and is not: an
+// assertion (unwind 0), or a loop's back edge or a call.
+func notAt(ix *program.LabelIndex, l program.Label, unwind int) string {
+	in := ix.Instr[l]
+	switch {
+	case unwind == 0 && (in == nil || in.Op != program.OpAssert):
+		return "an assertion"
+	case unwind > 0 && (in == nil || in.Op != program.OpCall && ix.Func[l].LoopHead(ix.Pos[l]) < 0):
+		return "a loop's back edge or a call"
+	}
+	return ""
+}
+
+func follow(p *program.Program, pr *Printed, tr *Trace, eager bool, unwind int) (*program.Run, error) {
 	st, err := interp.NewStepper(p)
 	if err != nil {
 		return nil, err
@@ -168,8 +197,11 @@ func follow(p *program.Program, pr *Printed, tr *Trace, eager bool) (*program.Ru
 	if !ok {
 		return nil, fmt.Errorf("the violated property at %s:%d is not an instruction of the printed program", v.File, v.Line)
 	}
-	if in := f.ix.Instr[lab]; in == nil || in.Op != program.OpAssert {
-		return nil, fmt.Errorf("the violated property at line %d is not an assertion (%s)", v.Line, tr.Comment)
+	if why := notAt(f.ix, lab, unwind); why != "" {
+		return nil, fmt.Errorf("the violated property at line %d is not %s (%s)", v.Line, why, tr.Comment)
+	}
+	if unwind > 0 {
+		return f.toBound(v.Thread, lab, unwind)
 	}
 	if err := f.advance(v.Thread, lab, nil); err != nil {
 		return nil, fmt.Errorf("violation (thread %d, line %d): %v", v.Thread, v.Line, err)
@@ -186,6 +218,64 @@ func follow(p *program.Program, pr *Printed, tr *Trace, eager bool) (*program.Ru
 		return nil, fmt.Errorf("the run replays to %s, not a violation", out.Status)
 	}
 	return out.Run, nil
+}
+
+// toBound steps thread t to lab, a back edge or a call, where the run
+// reaches the unwinding bound unwind: at each arrival it tries the run so
+// far ended by that step refused at the bound (interp.Replay decides),
+// and otherwise executes it and goes on.
+func (f *follower) toBound(t int, lab program.Label, unwind int) (*program.Run, error) {
+	in := f.ix.Instr[lab]
+	claim := program.LoopID(f.ix.Func[lab], f.ix.Pos[lab])
+	if in.Op == program.OpCall {
+		claim = program.RecursionID(f.ix.Func[lab].Name)
+	}
+	var last error
+	for arrivals := 0; arrivals <= unwind; arrivals++ {
+		if err := f.advanceTo(t, lab); err != nil {
+			return nil, err
+		}
+		q0 := f.queue[t]
+		var nd []program.Value
+		if in.Op == program.OpGoto {
+			var err error
+			if nd, err = f.take(t, f.lineOf(lab)); err != nil {
+				return nil, err
+			}
+		}
+		run := f.st.Run()
+		run = &program.Run{Steps: append(append([]program.Step(nil), run.Steps...), program.Step{Thread: t, Label: lab, Nondet: nd}), Violated: claim, Unwind: unwind}
+		out, err := interp.Replay(f.p, run)
+		if err == nil && out.Status == interp.Violated {
+			return out.Run, nil
+		}
+		last = err
+		f.queue[t] = q0
+		if err := f.execWaiting(t, lab, nil); err != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("thread %d does not reach the bound %d at %s: %v", t, unwind, lab, last)
+}
+
+// advanceTo steps thread t until its next instruction is lab.
+func (f *follower) advanceTo(t int, lab program.Label) error {
+	if err := f.ensureThread(t); err != nil {
+		return err
+	}
+	for i := 0; i < maxAdvance; i++ {
+		cur := f.st.Next(t)
+		switch cur {
+		case "":
+			return fmt.Errorf("thread %d has ended before reaching %s", t, lab)
+		case lab:
+			return nil
+		}
+		if err := f.execWaiting(t, cur, nil); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("thread %d does not reach %s within %d steps", t, lab, maxAdvance)
 }
 
 // state accounts for one trace state at an instruction.
@@ -335,35 +425,26 @@ func (f *follower) unblock(t int) bool {
 	return moved
 }
 
-// advance steps thread t until it has executed lab.
+// advance steps thread t until it has executed lab (with the trace state
+// s there).
 func (f *follower) advance(t int, lab program.Label, s *State) error {
-	if err := f.ensureThread(t); err != nil {
+	if err := f.advanceTo(t, lab); err != nil {
 		return err
 	}
-	for i := 0; i < maxAdvance; i++ {
-		cur := f.st.Next(t)
-		if cur == "" {
-			return fmt.Errorf("thread %d has ended before reaching %s", t, lab)
+	return f.execWaiting(t, lab, s)
+}
+
+// execWaiting executes cur in thread t, letting the other threads take
+// invisible steps first while it is blocked (unblock).
+func (f *follower) execWaiting(t int, cur program.Label, s *State) error {
+	err := f.exec(t, cur, s)
+	for tries := 0; err != nil && errors.Is(err, interp.ErrBlocked) && tries < 64; tries++ {
+		if !f.unblock(t) {
+			break
 		}
-		var at *State
-		if cur == lab {
-			at = s
-		}
-		err := f.exec(t, cur, at)
-		for tries := 0; err != nil && errors.Is(err, interp.ErrBlocked) && tries < 64; tries++ {
-			if !f.unblock(t) {
-				break
-			}
-			err = f.exec(t, cur, at)
-		}
-		if err != nil {
-			return err
-		}
-		if cur == lab {
-			return nil
-		}
+		err = f.exec(t, cur, s)
 	}
-	return fmt.Errorf("thread %d does not reach %s within %d steps", t, lab, maxAdvance)
+	return err
 }
 
 // ensureThread makes thread t exist: threads are numbered by creation, so
@@ -471,15 +552,9 @@ func (f *follower) exec(t int, cur program.Label, s *State) (err error) {
 		}
 	}()
 	if probes := f.pr.Probes[line]; len(probes) > 0 {
-		q := f.queue[t]
-		for k := range probes {
-			if len(q) == 0 || q[0].line != line || q[0].k != k {
-				return fmt.Errorf("thread %d at line %d: the trace gives no value for nondet %d", t, line, k)
-			}
-			nd = append(nd, q[0].v)
-			q = q[1:]
+		if nd, err = f.take(t, line); err != nil {
+			return err
 		}
-		f.queue[t] = q
 		if f.pr.Switch[line] {
 			sel := nd[len(nd)-1]
 			nd = nd[:len(nd)-1]
@@ -507,6 +582,21 @@ func (f *follower) exec(t int, cur program.Label, s *State) (err error) {
 		f.called[t] = append(f.called[t], cur)
 	}
 	return nil
+}
+
+// take takes the values of the probes of line from thread t's queue.
+func (f *follower) take(t, line int) ([]program.Value, error) {
+	var nd []program.Value
+	q := f.queue[t]
+	for k := range f.pr.Probes[line] {
+		if len(q) == 0 || q[0].line != line || q[0].k != k {
+			return nil, fmt.Errorf("thread %d at line %d: the trace gives no value for nondet %d", t, line, k)
+		}
+		nd = append(nd, q[0].v)
+		q = q[1:]
+	}
+	f.queue[t] = q
+	return nd, nil
 }
 
 // privateStore reports whether in (of thread t) stores nothing, or only

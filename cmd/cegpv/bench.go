@@ -273,7 +273,7 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	name := strings.NewReplacer("/", "_", "@", "_").Replace(t.File + "." + mode)
 	r.Output = filepath.Join("out", name+".log")
 	page := filepath.Join("out", name+".html")
-	args := []string{"verify", "--json", "--mode", base, "--unwind", strconv.Itoa(unwind), "--timeout", timeout.String(), "--html", filepath.Join(outDir, page)}
+	args := []string{"verify", "--json", "--mode", base, "--data-model", string(t.DataModel), "--unwind", strconv.Itoa(unwind), "--timeout", timeout.String(), "--html", filepath.Join(outDir, page)}
 	if be != "" {
 		args = append(args, "--backend", be)
 	}
@@ -394,7 +394,7 @@ func benchTasks(args []string) ([]manifest.Task, error) {
 			return nil, fmt.Errorf("%s: no unreach-call property with an expected verdict", f)
 		}
 		abs, _ := filepath.Abs(f)
-		tasks = append(tasks, manifest.Task{File: f, Path: abs, Category: filepath.Base(filepath.Dir(abs)), Expected: expected})
+		tasks = append(tasks, manifest.Task{File: f, Path: abs, Category: filepath.Base(filepath.Dir(abs)), Expected: expected, DataModel: t.DataModel})
 	}
 	if len(tasks) == 0 {
 		return nil, fmt.Errorf("no task definitions (.yml) in %s", strings.Join(args, " "))

@@ -14,21 +14,24 @@ import (
 // cancel the remaining checks; a violated property is a result.
 func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log hclog.Logger, outs []output) int {
 	rep := &report.Properties{File: file, Verdict: "UNKNOWN"}
-	p, err := load(ctx, file, &vf.commonFlags, log)
+	p, err := vf.load(ctx, file, log)
 	if err != nil {
-		o := &report.Outcome{File: file, Verdict: "UNKNOWN", Reason: err.Error(), Err: err, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String()}
+		o := vf.outcome(file)
+		o.Reason, o.Err = err.Error(), err
 		rep.Properties = []*report.Outcome{o}
 		return writeEach(outs, rep, exitCodeFor(err))
 	}
 	opts, err := vf.checkOptions(log)
 	if err != nil {
-		o := &report.Outcome{File: file, Verdict: "UNKNOWN", Reason: err.Error(), Err: err, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String()}
+		o := vf.outcome(file)
+		o.Reason, o.Err = err.Error(), err
 		rep.Properties = []*report.Outcome{o}
 		return writeEach(outs, rep, exitCodeFor(err))
 	}
 	all := cegpv.CheckEach(ctx, p, opts, jobs)
 	for _, r := range all.Reports {
-		o := &report.Outcome{File: file, Mode: vf.mode, Backend: vf.backend, Program: p}
+		o := vf.outcome(file)
+		o.Program = p
 		o.Fill(r)
 		o.Stats.TotalSec = r.Elapsed.Seconds()
 		rep.Properties = append(rep.Properties, o)

@@ -111,17 +111,19 @@ func usage(w io.Writer) {
 
 // commonFlags are the flags every command that reads C has.
 type commonFlags struct {
-	verbose int
-	logJSON bool
-	model   string
+	verbose       int
+	logJSON       bool
+	model         string
+	mallocMayFail bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.Var((*countFlag)(&c.verbose), "v", "more log output (-v info, -v -v debug, -v -v -v trace)")
 	fs.BoolVar(&c.logJSON, "log-json", false, "log as JSON lines on stderr")
-	fs.StringVar(&c.model, "data-model", "ILP32", "C data model: ILP32 (SV-COMP 2015, --32) or LP64 (--64)")
+	fs.StringVar(&c.model, "data-model", "", "C data model: ILP32 (--32) or LP64 (--64); default the host's ("+string(program.HostModel())+" here), as CBMC and ESBMC; a task definition (.yml) gives its own")
 	fs.Var(modelFlag{&c.model, "ILP32"}, "32", "the ILP32 data model (as --data-model ILP32)")
 	fs.Var(modelFlag{&c.model, "LP64"}, "64", "the LP64 data model (as --data-model LP64)")
+	fs.BoolVar(&c.mallocMayFail, "malloc-may-fail", false, "malloc and calloc may return a null pointer (as CBMC's and ESBMC's option); by default they never fail")
 }
 
 // modelFlag is --32 or --64: a boolean flag that sets the data model.
@@ -166,6 +168,8 @@ func (c *commonFlags) logger(stderr io.Writer) hclog.Logger {
 
 func (c *commonFlags) dataModel() (program.DataModel, error) {
 	switch strings.ToUpper(c.model) {
+	case "":
+		return program.HostModel(), nil
 	case "ILP32", "32":
 		return program.ILP32, nil
 	case "LP64", "64":
@@ -209,7 +213,7 @@ func load(ctx context.Context, file string, cf *commonFlags, log hclog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	return frontend.LowerContext(ctx, file, src, frontend.Options{Model: model, Logger: log.Named("frontend")})
+	return frontend.LowerContext(ctx, file, src, frontend.Options{Model: model, Logger: log.Named("frontend"), MallocMayFail: cf.mallocMayFail})
 }
 
 func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (string, int) {

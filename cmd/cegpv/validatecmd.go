@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +20,8 @@ func init() {
 
 // runValidate is cegpv validate: the flags of verify (engines, bounds,
 // --propertyfile, --32/--64, --timeout), --witness naming the witness to
-// check. The last line is FALSE(unreach-call) when the witness is
+// check; the data model is the witness's (its architecture or data_model)
+// unless a flag names one. The last line is FALSE(unreach-call) when the witness is
 // confirmed (exit 10), UNKNOWN otherwise (exit 5).
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
@@ -49,6 +51,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return unknown("witness %s: %v", vf.witness, err)
 	}
+	modelSet := false
+	fs.Visit(func(f *flag.Flag) { modelSet = modelSet || f.Name == "data-model" || f.Name == "32" || f.Name == "64" })
+	if !modelSet && g.Model != "" {
+		vf.model = string(g.Model) // the witness's, unless a flag names one
+	}
 	if vf.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
@@ -59,7 +66,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return unknown("%v", err)
 	}
-	p, err := load(ctx, file, &vf.commonFlags, log)
+	p, err := vf.load(ctx, file, log)
 	if err != nil {
 		return unknown("%v", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/lazyseq"
+	"cegpv.dev/cegpv/overflow"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/report"
 	"cegpv.dev/cegpv/svcomp"
@@ -61,6 +62,7 @@ type verifyFlags struct {
 	version      bool
 	esbmcPath    string
 	cbmcPath     string
+	overflow     bool
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -77,12 +79,13 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
-	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions) with their ids, file:line and function, as CBMC's --show-properties, and exit")
+	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions, and with --unwinding-assertions the unwinding properties of loops and recursive calls) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
-	fs.StringVar(&v.property, "property", "", "check only this property (ids as in 'cegpv show', e.g. main.assertion.1)")
+	fs.BoolVar(&v.overflow, "signed-overflow-check", false, "also check every signed +, -, *, /, %, unary - and << for overflow, as CBMC and ESBMC do: one property per operation, <func>.overflow.<k> (--show-properties lists them)")
+	fs.StringVar(&v.property, "property", "", "check only this property (ids as in --show-properties: main.assertion.1; an unwinding property such as main.unwind.0 is checked with unwinding assertions, for it alone)")
 	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
-	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices (a TRUE is then a proof)")
+	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices, as CBMC: a run that takes a loop's back edge --unwind times, or calls a function with --unwind activations, violates that loop's or function's unwinding property (<func>.unwind.<k>, <func>.recursion): FALSE with its run; a TRUE is then a proof")
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
 	fs.IntVar(&v.maxThreads, "max-threads", backend.DefaultMaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
 	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
@@ -149,6 +152,8 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--max-threads %d: want at least 1 (main)", v.maxThreads)
 	case v.rounds < 0:
 		return fmt.Errorf("--rounds %d: want 0 (off) or more", v.rounds)
+	case v.rounds > 0 && v.unwindAsrt:
+		return fmt.Errorf("--rounds %d with --unwinding-assertions: the round-bounded sequentialisation does not check unwinding assertions", v.rounds)
 	case v.contexts < 0:
 		return fmt.Errorf("--context-bound %d: want 0 (none) or more", v.contexts)
 	case v.timeout < 0:
@@ -257,7 +262,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // the file, builds the backend and turns the report into an outcome.
 func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger) *report.Outcome {
 	start := time.Now()
-	o := &report.Outcome{File: file, Mode: vf.mode, Backend: vf.backend, Bounds: vf.bounds().String(), Verdict: "UNKNOWN"}
+	o := vf.outcome(file)
 	defer func() { o.Elapsed = time.Since(start); o.Stats.TotalSec = o.Elapsed.Seconds() }()
 	unknown := func(err error) *report.Outcome {
 		o.Err = err
@@ -269,7 +274,7 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
 		defer cancel()
 	}
-	p, err := load(ctx, file, &vf.commonFlags, log)
+	p, err := vf.load(ctx, file, log)
 	if err != nil {
 		return unknown(err)
 	}
@@ -280,6 +285,24 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	}
 	o.Fill(cegpv.Check(ctx, p, opts))
 	return o
+}
+
+// load reads and lowers file, with the signed-overflow checks when
+// --signed-overflow-check is set.
+func (vf *verifyFlags) load(ctx context.Context, file string, log hclog.Logger) (*program.Program, error) {
+	p, err := load(ctx, file, &vf.commonFlags, log)
+	if err != nil || !vf.overflow {
+		return p, err
+	}
+	q, _ := overflow.Add(p)
+	return q, nil
+}
+
+// outcome is the UNKNOWN outcome of checking file with these flags, before
+// the check fills it.
+func (vf *verifyFlags) outcome(file string) *report.Outcome {
+	model, _ := vf.dataModel() // checked by validate
+	return &report.Outcome{File: file, Verdict: "UNKNOWN", Mode: vf.mode, Backend: vf.backend, DataModel: string(model), Bounds: vf.bounds().String()}
 }
 
 // checkOptions turns the flags into the library's options.
@@ -335,12 +358,12 @@ var backends = map[string]func(*verifyFlags, hclog.Logger) (backend.Backend, err
 // showProperties lists the properties of file (--show-properties), in
 // CBMC's words, or as JSON.
 func showProperties(ctx context.Context, file string, vf *verifyFlags, stdout, stderr io.Writer) int {
-	p, err := load(ctx, file, &vf.commonFlags, vf.logger(stderr))
+	p, err := vf.load(ctx, file, vf.logger(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
 		return exitCodeFor(err)
 	}
-	props := program.PropertyDetails(p)
+	props := cegpv.CheckedPropertyDetails(p, vf.bounds())
 	if vf.jsonOut {
 		type prop struct {
 			program.PropertyDetail

@@ -18,4 +18,6 @@
 #define LLONG_MAX __LONG_LONG_MAX__
 #define LLONG_MIN (-LLONG_MAX - 1LL)
 #define ULLONG_MAX (LLONG_MAX * 2ULL + 1ULL)
+#define MB_LEN_MAX 16
+#define SSIZE_MAX LONG_MAX
 #endif

@@ -22,10 +22,12 @@ import (
 // compilation of printed C.
 var HaveGCC = func() bool { _, err := exec.LookPath("gcc"); return err == nil }()
 
-// Lower lowers C source or fails the test.
+// Lower lowers C source in ILP32 or fails the test: the golden files and
+// the lemma tests name a data model, so that their outputs do not depend on
+// the host's.
 func Lower(t testing.TB, name string, src []byte) *program.Program {
 	t.Helper()
-	p, err := frontend.Lower(name, src, frontend.Options{})
+	p, err := frontend.Lower(name, src, frontend.Options{Model: program.ILP32})
 	if err != nil {
 		t.Fatalf("lower %s: %v", name, err)
 	}

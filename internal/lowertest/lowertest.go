@@ -11,10 +11,17 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// C lowers src, named name, with the default options; the program checks.
+// C lowers src, named name, with the default options (the host's data
+// model); the program checks.
 func C(t testing.TB, name, src string) *program.Program {
 	t.Helper()
-	p, err := frontend.Lower(name, []byte(src), frontend.Options{})
+	return CModel(t, "", name, src)
+}
+
+// CModel is C in the data model m ("": the host's).
+func CModel(t testing.TB, m program.DataModel, name, src string) *program.Program {
+	t.Helper()
+	p, err := frontend.Lower(name, []byte(src), frontend.Options{Model: m})
 	if err != nil {
 		t.Fatalf("lower %s: %v", name, err)
 	}

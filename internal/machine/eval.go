@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"fmt"
 	"strings"
 
 	"cegpv.dev/cegpv/program"
@@ -129,10 +128,18 @@ func (c *ctx) load(l Loc, t *program.Type) program.Value {
 		if v.Obj != "" {
 			unmodelled("read of byte %d of the address held by %s", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
 		}
-		return Normalize(t, program.Value{Bits: int64(uint64(v.Bits) >> (8 * uint(delta)) & 0xff)})
+		return Normalize(t, program.Value{Bits: int64(uint64(v.Bits) >> (8 * uint(delta)) & byteMask(t.Size))})
 	}
 	unmodelled("read of a padding byte (byte %d of %s), whose value C leaves unspecified", l.Off, l.Obj.Name)
 	return program.Value{}
+}
+
+// byteMask is the mask of the low n bytes.
+func byteMask(n int64) uint64 {
+	if n >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*uint(n)) - 1
 }
 
 // storeScalar writes one value of type t (nil: the lvalue's, l.T) at l.
@@ -149,9 +156,9 @@ func (c *ctx) storeScalar(l Loc, v program.Value, t *program.Type) {
 		if old.Obj != "" || v.Obj != "" {
 			unmodelled("write of byte %d of %s, which holds an address or receives one", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
 		}
-		sh := 8 * uint(delta)
-		b := uint64(v.Bits) & 0xff
-		nv := (uint64(old.Bits) &^ (0xff << sh)) | b<<sh
+		sh, m := 8*uint(delta), byteMask(t.Size)
+		b := uint64(v.Bits) & m
+		nv := (uint64(old.Bits) &^ (m << sh)) | b<<sh
 		c.writeCells(l.Obj, cell, []program.Value{{Bits: int64(nv)}})
 	}
 	// a padding byte: nothing of the model changes
@@ -316,6 +323,9 @@ func (c *ctx) cells(e program.Expr) []program.Value {
 	case *program.FieldSel:
 		all := c.cells(e.X)
 		st := e.X.Type()
+		if st.Kind == program.Union && st.Store > 0 && e.Field != st.Store-1 {
+			unmodelled("member %s of a union value that is not an object", e.Name)
+		}
 		off := st.FieldCell(e.Field)
 		return all[off : off+st.Fields[e.Field].Type.Cells()]
 	case *program.Compound:
@@ -440,9 +450,7 @@ func (c *ctx) noAddr(v program.Value, e program.Expr) {
 	}
 }
 
-func isUnsigned(t *program.Type) bool {
-	return t.Kind == program.Bool || (t.Kind == program.Int && !t.Signed) || t.Kind == program.Pointer
-}
+var isUnsigned = program.Unsigned
 
 func (c *ctx) binary(e *program.Binary) program.Value {
 	x := c.rvalue(e.X)
@@ -539,77 +547,10 @@ func (c *ctx) binary(e *program.Binary) program.Value {
 	return program.Value{}
 }
 
-// divRem implements bvudiv/bvurem and bvsdiv/bvsrem on normalised operands:
-// x/0 is all ones (unsigned) or -1/1 (signed, by the dividend's sign), x%0
-// is x.
-func divRem(op program.BinOp, a, b int64, uns bool) int64 {
-	if b == 0 {
-		if op == program.Rem {
-			return a
-		}
-		if uns || a >= 0 {
-			return -1
-		}
-		return 1
-	}
-	if uns {
-		if op == program.Div {
-			return int64(uint64(a) / uint64(b))
-		}
-		return int64(uint64(a) % uint64(b))
-	}
-	if op == program.Div {
-		return a / b // Go: MinInt64 / -1 == MinInt64, as in two's complement
-	}
-	return a % b
-}
-
-// shift implements <<, and >> (arithmetic for signed, logical for unsigned
-// left operands); amounts that are negative or >= the width give 0 or the
-// sign fill.
-func shift(op program.BinOp, t *program.Type, a, b int64) int64 {
-	w := int64(t.Bits())
-	big := b < 0 || b >= w
-	if op == program.Shl {
-		if big {
-			return 0
-		}
-		return a << uint(b)
-	}
-	signed := t.Kind == program.Int && t.Signed
-	if big {
-		if signed && a < 0 {
-			return -1
-		}
-		return 0
-	}
-	if signed {
-		return a >> uint(b)
-	}
-	// a is zero-extended (or the full 64-bit pattern)
-	return int64(uint64(a) >> uint(b))
-}
-
-func compare(op program.BinOp, a, b int64, uns bool) bool {
-	var lt, eq bool
-	if uns {
-		lt, eq = uint64(a) < uint64(b), a == b
-	} else {
-		lt, eq = a < b, a == b
-	}
-	switch op {
-	case program.Eq:
-		return eq
-	case program.Ne:
-		return !eq
-	case program.Lt:
-		return lt
-	case program.Le:
-		return lt || eq
-	case program.Gt:
-		return !lt && !eq
-	case program.Ge:
-		return !lt
-	}
-	panic(fmt.Sprintf("compare: %d", op))
-}
+// The integer operations are the model's, shared with the front end's
+// folding of constants (program/arith.go).
+var (
+	divRem  = program.DivRem
+	shift   = program.Shift
+	compare = program.Compare
+)

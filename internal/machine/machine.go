@@ -168,6 +168,14 @@ func (m *Machine) initCells(c *ctx, o *Object, off int64, t *program.Type, e pro
 				m.initCells(c, o, off+int64(i)*ec, t.Elem, x)
 			}
 		case program.Struct, program.Union:
+			if t.Kind == program.Union && t.Store > 0 {
+				x, ok := program.StorageInit(t, comp)
+				if !ok {
+					fail("initialiser of union %s: not a constant", t.Name)
+				}
+				m.initCells(c, o, off, t.Fields[t.Store-1].Type, x)
+				break
+			}
 			for i, x := range comp.Elems {
 				if i >= len(t.Fields) || (t.Kind == program.Union && i > 0) {
 					break

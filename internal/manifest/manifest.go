@@ -9,16 +9,27 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"cegpv.dev/cegpv/program"
 )
 
-// Task is one line of a manifest: a C file and its expected verdict.
+// Task is one line of a manifest: a C file, its expected verdict and its
+// data model.
 type Task struct {
-	File     string // path as written in the manifest, relative to the manifest's directory
-	Path     string // absolute path
-	Category string
-	Expected string // "true" (safe) or "false" (a property can be violated)
+	File      string // path as written in the manifest, relative to the manifest's directory
+	Path      string // absolute path
+	Category  string
+	Expected  string            // "true" (safe) or "false" (a property can be violated)
+	DataModel program.DataModel // ILP32 or LP64
 }
+
+// DefaultModel is the data model of the tasks of a manifest without a
+// data_model column: SV-COMP's concurrency tasks, the 2015 set among them,
+// are ILP32 (SV-COMP's task definitions of today state it, and are ILP32
+// too).
+const DefaultModel = program.ILP32
 
 // FindSVCOMP15 walks up from the working directory looking for
 // shared/bench/sv-comp15/manifest.tsv and returns the manifest's path, or "".
@@ -46,7 +57,9 @@ func FindSVCOMP15() string {
 }
 
 // ReadManifest reads a tab-separated manifest with a header line
-// "file<TAB>category<TAB>expected_verdict".
+// "file<TAB>category<TAB>expected_verdict", optionally followed by other
+// columns; a column named data_model gives each task's data model (ILP32 or
+// LP64), DefaultModel without one.
 func ReadManifest(path string) ([]Task, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -57,18 +70,34 @@ func ReadManifest(path string) ([]Task, error) {
 	base, _ = filepath.Abs(base)
 	var out []Task
 	sc := bufio.NewScanner(f)
-	line := 0
+	line, modelCol := 0, -1
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") || (line == 1 && strings.HasPrefix(text, "file")) {
+		if line == 1 && strings.HasPrefix(text, "file") {
+			modelCol = slices.Index(strings.Split(text, "\t"), "data_model")
+			continue
+		}
+		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
 		cols := strings.Split(text, "\t")
 		if len(cols) < 3 {
 			return nil, fmt.Errorf("%s:%d: want 3 tab-separated columns, got %d", path, line, len(cols))
 		}
-		out = append(out, Task{File: cols[0], Path: filepath.Join(base, cols[0]), Category: cols[1], Expected: cols[2]})
+		t := Task{File: cols[0], Path: filepath.Join(base, cols[0]), Category: cols[1], Expected: cols[2], DataModel: DefaultModel}
+		if modelCol >= 0 {
+			if modelCol >= len(cols) {
+				return nil, fmt.Errorf("%s:%d: no data_model column", path, line)
+			}
+			switch m := program.DataModel(cols[modelCol]); m {
+			case program.ILP32, program.LP64:
+				t.DataModel = m
+			default:
+				return nil, fmt.Errorf("%s:%d: data_model %q, want ILP32 or LP64", path, line, cols[modelCol])
+			}
+		}
+		out = append(out, t)
 	}
 	return out, sc.Err()
 }

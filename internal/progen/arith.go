@@ -12,6 +12,7 @@ import (
 type Arith struct {
 	Src     string   // the C translation unit, main included
 	Globals []string // the globals, in declaration order
+	Unwind  int      // the unwinding its loops need to end (0: no loop)
 }
 
 // arithTypes are the integer types of the globals (LP64 and ILP32 alike

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"cegpv.dev/cegpv/program"
 )
 
 // Prog is a hand-written test program of testdata/progs with the
@@ -19,12 +21,50 @@ type Prog struct {
 	Unwind  int    // from "// bounds: unwind=N", default 3
 	Threads int    // from "// bounds: threads=N", 0 if absent
 	Hard    bool   // "// interp: hard": random simulation is not expected to find the bug
+	// Unwinding lists the verdicts with unwinding assertions, from
+	// "// unwinding: N holds" and "// unwinding: N fails ID ID…" (any one
+	// of the ids may be reported).
+	Unwinding []Unwinding
+	// Model is the data model the program is meant for, from "// data
+	// model: ILP32" (its truth was decided by gcc in that model only); ""
+	// (the host's) when the program holds in both, as most do.
+	Model program.DataModel
+}
+
+// ModelOf returns the data model of a test program's header (Prog.Model),
+// "" when it names none.
+func ModelOf(src []byte) program.DataModel {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		if m, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), "data model:"); ok {
+			if f := strings.Fields(m); len(f) > 0 {
+				return program.DataModel(f[0])
+			}
+		}
+	}
+	return ""
+}
+
+// Unwinding is the expected verdict of a check with unwinding assertions
+// at unwind Unwind: TRUE (a proof) when Fails is empty, otherwise FALSE
+// for one of the unwinding properties in Fails.
+type Unwinding struct {
+	Unwind int
+	Fails  []string
 }
 
 // Progs reads every testdata/progs/*.c under the module root dir; a header
 // line it cannot read is an error, as is an empty directory.
 func Progs(root string) ([]Prog, error) {
-	files, err := filepath.Glob(filepath.Join(root, "testdata", "progs", "*.c"))
+	return ProgsIn(filepath.Join(root, "testdata", "progs"))
+}
+
+// ProgsIn reads every *.c of dir as Progs does.
+func ProgsIn(dir string) ([]Prog, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +75,10 @@ func Progs(root string) ([]Prog, error) {
 		if err != nil {
 			return nil, err
 		}
-		pr := Prog{Path: f, Name: filepath.Base(f), Src: src, Unwind: 3}
+		pr := Prog{Path: f, Name: filepath.Base(f), Src: src, Unwind: 3, Model: ModelOf(src)}
+		if m := pr.Model; m != "" && m != program.ILP32 && m != program.LP64 {
+			return nil, fmt.Errorf("%s: data model %q, want ILP32 or LP64", f, m)
+		}
 		for _, line := range strings.Split(string(src), "\n") {
 			line = strings.TrimSpace(line)
 			if !strings.HasPrefix(line, "//") {
@@ -45,6 +88,24 @@ func Progs(root string) ([]Prog, error) {
 			switch {
 			case strings.HasPrefix(line, "expect:"):
 				pr.Expect = strings.TrimSpace(strings.TrimPrefix(line, "expect:"))
+			case strings.HasPrefix(line, "unwinding:"):
+				w := strings.Fields(strings.TrimPrefix(line, "unwinding:"))
+				n, err := 0, error(nil)
+				if len(w) >= 2 {
+					n, err = strconv.Atoi(w[0])
+				}
+				switch {
+				case len(w) < 2 || err != nil || n < 1,
+					w[1] == "holds" && len(w) != 2,
+					w[1] == "fails" && len(w) < 3,
+					w[1] != "holds" && w[1] != "fails":
+					return nil, fmt.Errorf("%s: bad unwinding line %q (want \"N holds\" or \"N fails ID…\")", f, line)
+				}
+				u := Unwinding{Unwind: n}
+				if w[1] == "fails" {
+					u.Fails = w[2:]
+				}
+				pr.Unwinding = append(pr.Unwinding, u)
 			case line == "interp: hard":
 				pr.Hard = true
 			case strings.HasPrefix(line, "bounds:"):
@@ -71,7 +132,7 @@ func Progs(root string) ([]Prog, error) {
 		out = append(out, pr)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no programs in %s", filepath.Join(root, "testdata", "progs"))
+		return nil, fmt.Errorf("no programs in %s", dir)
 	}
 	return out, nil
 }

@@ -1,8 +1,14 @@
 // expect: safe
 // bounds: unwind=3 threads=2
+// unwinding: 2 fails producer.unwind.1 consumer.unwind.0 consumer.unwind.1
+// unwinding: 3 fails consumer.unwind.0
 // Producer/consumer over a bounded buffer (array + in/out indices + count),
 // every access under one mutex. A full or empty buffer is waited for by
 // releasing and re-taking the lock. The consumer receives 1 then 2, in order.
+// The consumer may wait for the producer for ever, so no unwinding suffices
+// for its inner loop (its unwinding assertion fails at every bound; the
+// producer never waits: the buffer holds both items); the outer
+// loops iterate twice and need unwind 3.
 #include <pthread.h>
 #include <assert.h>
 

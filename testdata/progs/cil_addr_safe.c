@@ -1,5 +1,6 @@
 // expect: safe
 // bounds: unwind=2 threads=2
+// data model: ILP32 (CIL's 32-bit integer addresses: gcc -m64 truncates them, the runs crash)
 // CIL-style integer address arithmetic (frontend/addrint.go): the byte
 // offsets 12 and 4*n designate s.n and s.a[n]; after the join main sees
 // exactly the worker's writes and nothing else moved.

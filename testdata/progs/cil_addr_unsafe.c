@@ -1,5 +1,6 @@
 // expect: unsafe
 // bounds: unwind=2 threads=2
+// data model: ILP32 (CIL's 32-bit integer addresses: gcc -m64 truncates them, the runs crash)
 // CIL-style integer address arithmetic (frontend/addrint.go): the worker
 // writes s.a[s.n] through byte offsets; main reads s.a[1] without waiting.
 #include <pthread.h>

@@ -1,5 +1,7 @@
 // expect: safe
 // bounds: unwind=3 threads=2
+// unwinding: 2 fails worker.unwind.0
+// unwinding: 3 holds
 // The lazy counter with a mutex: every increment happens while holding m,
 // so no update is lost and after both threads ran their two increments the
 // counter is exactly 4.

@@ -6,7 +6,9 @@
 # benchexec.tools is named by its qualified module name), e.g.
 #   PYTHONPATH=tools/benchexec benchexec --tool-directory . tools/benchexec/smoke.xml
 # (make benchexec-smoke). cegpv prints the verdict in SV-COMP's words as the
-# last line of its output: "TRUE (...)", "FALSE(unreach-call) property ID"
+# last line of its output: "TRUE (...)", "FALSE(unreach-call) property ID",
+# "FALSE(unwinding-assertion) property ID" (with --unwinding-assertions: a
+# run reaches a loop bound, which says nothing about unreach-call: unknown)
 # or "UNKNOWN: reason"; its exit codes are 0 TRUE, 10 FALSE, 5 UNKNOWN,
 # 6 input rejected, 7 property not checked.
 
@@ -64,6 +66,8 @@ class Tool(benchexec.tools.template.BaseTool2):
             return result.RESULT_FALSE_REACH
         if last.startswith("TRUE"):
             return result.RESULT_TRUE_PROP
+        if last.startswith("FALSE(unwinding-assertion)"):
+            return result.RESULT_UNKNOWN
         if run.was_timeout:
             return result.RESULT_TIMEOUT
         if last.startswith("UNKNOWN"):

@@ -1,0 +1,62 @@
+package progen
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Compile compiles the C file with gcc -w -O0 -pthread and flags (-m32,
+// -m64) into a binary beside it and returns the binary's path; the error
+// carries gcc's messages. The differential tests decide the truth of
+// generated programs by running what gcc makes of them.
+func Compile(file string, flags ...string) (string, error) {
+	bin := strings.TrimSuffix(file, ".c") + strings.Join(flags, "")
+	args := append([]string{"-w", "-O0", "-pthread"}, flags...)
+	if out, err := exec.Command("gcc", append(args, "-o", bin, file)...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("gcc %s %s: %v\n%s", strings.Join(flags, " "), file, err, out)
+	}
+	return bin, nil
+}
+
+// CompileRun writes src to dir/name, compiles it (Compile) and runs the
+// binary once; it returns what the run printed.
+func CompileRun(dir, name, src string, flags ...string) ([]byte, error) {
+	c := filepath.Join(dir, name)
+	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	bin, err := Compile(c, flags...)
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.Command(bin).Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", bin, err)
+	}
+	return out, nil
+}
+
+// DataModelFlags returns which of -m32 and -m64 gcc compiles a pthread
+// program for here (-m32 needs the 32-bit libc headers, libc6-dev-i386,
+// which make deps installs), and why each other one is left out; with no
+// gcc, none.
+func DataModelFlags(dir string) (ok, why []string) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		return nil, []string{"gcc not installed"}
+	}
+	c := filepath.Join(dir, "probe.c")
+	if err := os.WriteFile(c, []byte("#include <pthread.h>\n#include <assert.h>\n#include <stddef.h>\n#include <stdio.h>\nint main(void) { return 0; }\n"), 0o644); err != nil {
+		return nil, []string{err.Error()}
+	}
+	for _, f := range []string{"-m32", "-m64"} {
+		if _, err := Compile(c, f); err != nil {
+			why = append(why, err.Error())
+			continue
+		}
+		ok = append(ok, f)
+	}
+	return ok, why
+}

@@ -1,0 +1,29 @@
+// expect: safe
+// bounds: unwind=2 threads=2
+// truth: gcc -m32/-m64, 500 runs each: the assertion always holds.
+// A union whose members differ in size, accessed through one member only
+// (no punning): main writes h[0], the thread h[1]; after the join main
+// reads both back.
+#include <pthread.h>
+#include <assert.h>
+
+union slot {
+  unsigned short h[2];
+  unsigned int w;
+  long long ll;
+};
+union slot a;
+
+void *t(void *arg) {
+  a.h[1] = 7;
+  return 0;
+}
+
+int main(void) {
+  pthread_t h;
+  a.h[0] = 3;
+  pthread_create(&h, 0, t, 0);
+  pthread_join(h, 0);
+  assert(a.h[1] == 7 && a.h[0] == 3);
+  return 0;
+}
