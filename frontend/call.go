@@ -268,6 +268,7 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 			}
 			l.fptrCalls = true
 		}
+		fn = fl.startRoutine(x, fn) // pthread.go: thread-specific data's destructors
 		arg := fl.rvalTo(as[3], l.voidPtr())
 		in := fl.newInstr(program.OpSpawn)
 		in.Lhs, in.Func, in.Args = lhs, fn, []program.Expr{arg}
@@ -320,8 +321,9 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 		need(1)
 		var v program.Expr
 		if r := fl.rvalTo(as[0], l.voidPtr()); !isNull(r) {
-			v = r
+			v = fl.stableVal(r)
 		}
+		fl.tsdAtExit() // pthread.go: thread-specific data's destructors
 		fl.emitOp(program.OpExit, nil, v)
 		return nil
 	case "pthread_mutex_init":

@@ -162,9 +162,6 @@ func (l *lowerer) structType(n cc.Node, t cc.Type) *program.Type {
 	case condTag:
 		return program.SyncType(program.Cond, t.Size(), int64(t.Align()))
 	}
-	if what, ok := unsupportedPthread[tag]; ok {
-		l.fail(n, "%s (%s) is not supported", strings.TrimPrefix(tag, "__cegpv_")+"_t", what)
-	}
 	name := tag
 	if name == "" {
 		l.anon++
@@ -286,10 +283,4 @@ func arith(a, b *program.Type) *program.Type {
 		return u
 	}
 	return s
-}
-
-// unsupportedPthread names the pthread types of include/pthread.h that
-// the model does not have: a program that uses one is rejected naming it.
-var unsupportedPthread = map[string]string{
-	"__cegpv_pthread_key": "thread-specific data keys",
 }

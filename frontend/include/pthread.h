@@ -38,9 +38,7 @@ typedef struct __cegpv_pthread_condattr { int __cegpv_a; } pthread_condattr_t;
 typedef struct __cegpv_pthread_barrierattr { int __cegpv_a; } pthread_barrierattr_t;
 typedef volatile int pthread_spinlock_t;
 typedef int pthread_once_t;
-/* Declared so that a program using them gets an error that names the
-   construct (the front end rejects every use): not modelled. */
-typedef struct __cegpv_pthread_key { int __cegpv_unsupported; } pthread_key_t;
+typedef unsigned int pthread_key_t;
 #define PTHREAD_MUTEX_INITIALIZER { 0 }
 #define PTHREAD_COND_INITIALIZER { 0 }
 #define PTHREAD_MUTEX_NORMAL 0
@@ -110,6 +108,10 @@ int pthread_attr_setstacksize(pthread_attr_t *, size_t);
 int pthread_attr_setscope(pthread_attr_t *, int);
 int pthread_attr_setinheritsched(pthread_attr_t *, int);
 int pthread_attr_setguardsize(pthread_attr_t *, size_t);
+int pthread_attr_getstacksize(const pthread_attr_t *, size_t *);
+int pthread_attr_getguardsize(const pthread_attr_t *, size_t *);
+int pthread_attr_getscope(const pthread_attr_t *, int *);
+int pthread_attr_getinheritsched(const pthread_attr_t *, int *);
 int pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned);
 int pthread_barrier_wait(pthread_barrier_t *);
 int pthread_barrier_destroy(pthread_barrier_t *);
@@ -121,6 +123,12 @@ int pthread_spin_lock(pthread_spinlock_t *);
 int pthread_spin_trylock(pthread_spinlock_t *);
 int pthread_spin_unlock(pthread_spinlock_t *);
 int pthread_once(pthread_once_t *, void (*)(void));
+int pthread_key_create(pthread_key_t *, void (*)(void *));
+int pthread_key_delete(pthread_key_t);
+int pthread_setspecific(pthread_key_t, const void *);
+void *pthread_getspecific(pthread_key_t);
+#define PTHREAD_KEYS_MAX 1024
+#define PTHREAD_DESTRUCTOR_ITERATIONS 4
 int pthread_rwlock_init(pthread_rwlock_t *, const pthread_rwlockattr_t *);
 int pthread_rwlock_destroy(pthread_rwlock_t *);
 int pthread_rwlock_rdlock(pthread_rwlock_t *);
