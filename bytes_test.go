@@ -28,31 +28,17 @@ type gccModel struct {
 	flag  string
 }
 
-// gccModels returns the data models gcc -pthread compiles for here: it
-// skips t when there is none, and says why one is left out (-m32 without
-// the 32-bit libc headers).
+// gccModels returns the data models gcc -pthread compiles for here
+// (progen.Models: t is skipped when there is none).
 func gccModels(t *testing.T) []gccModel {
 	t.Helper()
-	flags, why := progen.DataModelFlags(t.TempDir())
-	for _, w := range why {
-		t.Logf("data model left out: %s", w)
-	}
-	if len(flags) == 0 {
-		t.Skipf("gcc compiles for neither -m32 nor -m64: %v", why)
-	}
 	var out []gccModel
-	for _, f := range flags {
-		m := gccModel{program.LP64, f}
-		if f == "-m32" {
-			m.model = program.ILP32
-		}
-		out = append(out, m)
+	for _, m := range progen.Models(t) {
+		out = append(out, gccModel{program.DataModel(m.Name), m.Flag})
 	}
 	return out
 }
 
-// gccFailures compiles the program file with gcc -pthread for m and runs
-// it n times; it returns how many runs failed (an assertion aborts).
 func gccFailures(t *testing.T, file string, m gccModel, n int) int {
 	t.Helper()
 	dir := t.TempDir()

@@ -331,24 +331,39 @@ func (fl *funcLowerer) atomicBuiltin(x *cc.PostfixExpression, name string, as []
 		return v, true
 	}
 
-	if rest, ok := strings.CutPrefix(name, "__sync_"); ok {
-		if op, ok := strings.CutPrefix(rest, "fetch_and_"); ok {
-			if bop, ok := rmwOps[op]; ok {
-				need(2)
-				p, elem := fl.atomicTarget(x, name, as[0], true)
-				v := operand(as[1], elem)
-				old, _ := rmw(p, elem, fl.rmwFunc(x, op, bop, v))
-				return result(old)
+	// fetchOp lowers the arithmetic read-modify-writes: rest is the name
+	// without its family prefix, pre and post the spellings of "fetch
+	// first" and "operate first", n the argument count, orders the index
+	// of the first memory-order argument (n: none)
+	fetchOp := func(rest, pre, post string, n, orders int) (program.Expr, bool, bool) {
+		op, first := strings.CutPrefix(rest, pre)
+		if !first {
+			var ok bool
+			if op, ok = strings.CutSuffix(rest, post); !ok {
+				return nil, false, false
 			}
 		}
-		if op, ok := strings.CutSuffix(rest, "_and_fetch"); ok {
-			if bop, ok := rmwOps[op]; ok {
-				need(2)
-				p, elem := fl.atomicTarget(x, name, as[0], true)
-				v := operand(as[1], elem)
-				_, nv := rmw(p, elem, fl.rmwFunc(x, op, bop, v))
-				return result(nv)
-			}
+		bop, ok := rmwOps[op]
+		if !ok {
+			return nil, false, false
+		}
+		need(n)
+		for _, a := range as[orders:] {
+			fl.memOrder(x, name, a)
+		}
+		p, elem := fl.atomicTarget(x, name, as[0], true)
+		v := operand(as[1], elem)
+		old, nv := rmw(p, elem, fl.rmwFunc(x, op, bop, v))
+		if first {
+			e, ok := result(old)
+			return e, ok, true
+		}
+		e, ok := result(nv)
+		return e, ok, true
+	}
+	if rest, ok := strings.CutPrefix(name, "__sync_"); ok {
+		if e, ok, done := fetchOp(rest, "fetch_and_", "_and_fetch", 2, 2); done {
+			return e, ok
 		}
 		switch rest {
 		case "bool_compare_and_swap", "val_compare_and_swap":
@@ -382,25 +397,8 @@ func (fl *funcLowerer) atomicBuiltin(x *cc.PostfixExpression, name string, as []
 			fl.memOrder(x, name, a)
 		}
 	}
-	if op, ok := strings.CutPrefix(rest, "fetch_"); ok {
-		if bop, ok := rmwOps[op]; ok {
-			need(3)
-			orders(2)
-			p, elem := fl.atomicTarget(x, name, as[0], true)
-			v := operand(as[1], elem)
-			old, _ := rmw(p, elem, fl.rmwFunc(x, op, bop, v))
-			return result(old)
-		}
-	}
-	if op, ok := strings.CutSuffix(rest, "_fetch"); ok {
-		if bop, ok := rmwOps[op]; ok {
-			need(3)
-			orders(2)
-			p, elem := fl.atomicTarget(x, name, as[0], true)
-			v := operand(as[1], elem)
-			_, nv := rmw(p, elem, fl.rmwFunc(x, op, bop, v))
-			return result(nv)
-		}
+	if e, ok, done := fetchOp(rest, "fetch_", "_fetch", 3, 2); done {
+		return e, ok
 	}
 	// through returns the object a pointer argument points to, of type elem
 	through := func(a cc.ExpressionNode, elem *program.Type) program.Expr {

@@ -3,10 +3,8 @@ package frontend
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"cegpv.dev/cegpv/internal/progen"
@@ -21,40 +19,17 @@ type layoutModel struct {
 	flag  string
 }
 
-var gccFlags = sync.OnceValues(func() ([]string, []string) {
-	dir, err := os.MkdirTemp("", "layout")
-	if err != nil {
-		return nil, []string{err.Error()}
-	}
-	defer os.RemoveAll(dir)
-	return progen.DataModelFlags(dir)
-})
-
-// layoutModels returns the data models gcc compiles for here, skipping t
-// when there is none (no gcc) and saying why one is left out.
+// layoutModels returns the data models gcc compiles for here
+// (progen.Models: t is skipped when there is none).
 func layoutModels(t *testing.T) []layoutModel {
 	t.Helper()
-	flags, why := gccFlags()
-	for _, w := range why {
-		t.Logf("data model left out: %s", w)
-	}
-	if len(flags) == 0 {
-		t.Skipf("gcc compiles for neither -m32 nor -m64: %v", why)
-	}
 	var out []layoutModel
-	for _, f := range flags {
-		m := layoutModel{program.LP64, f}
-		if f == "-m32" {
-			m.model = program.ILP32
-		}
-		out = append(out, m)
+	for _, m := range progen.Models(t) {
+		out = append(out, layoutModel{program.DataModel(m.Name), m.Flag})
 	}
 	return out
 }
 
-// gccLayout compiles the declarations of ls with gcc for m and returns
-// what gcc computes: "T" -> {sizeof, _Alignof} of each type T (its tag),
-// "T.m" -> {offsetof, sizeof, _Alignof} of each member m.
 func gccLayout(t *testing.T, ls []progen.Layout, m layoutModel) map[string][]int64 {
 	t.Helper()
 	var src, pr strings.Builder

@@ -66,14 +66,7 @@ func tokOf(v program.Value, ct *program.Type, self, frame int) (tok, error) {
 // address of the cell that starts there, or (char *)&base + off when no
 // cell does (a pointer into the middle of a scalar or into padding).
 func (b *builder) addrAt(base program.Expr, t *program.Type, off int64) program.Expr {
-	cell := int64(-1)
-	t.CellsAt(off, func(k, d int64) bool {
-		if d == 0 {
-			cell = k
-		}
-		return false
-	})
-	if cell >= 0 {
+	if cell, ok := t.CellStartingAt(off); ok {
 		lv := cellLvalue(base, t, cell)
 		return &program.AddrOf{X: lv, T: b.ptr(lv.Type())}
 	}

@@ -173,6 +173,19 @@ func (t *Type) CellsAt(off int64, yield func(c, delta int64) bool) bool {
 	return yield(0, off)
 }
 
+// CellStartingAt returns the cell of an object of type t whose first byte
+// is off (the first such cell in a union), if one is.
+func (t *Type) CellStartingAt(off int64) (int64, bool) {
+	cell := int64(-1)
+	t.CellsAt(off, func(k, d int64) bool {
+		if d == 0 {
+			cell = k
+		}
+		return false
+	})
+	return cell, cell >= 0
+}
+
 // Access says how the model computes an access of a scalar type at a byte
 // of a cell (CellAccess).
 type Access uint8
@@ -362,15 +375,8 @@ func (p *Program) ValueString(v Value) string {
 		t = g.Type
 	}
 	if t != nil {
-		path := ""
-		t.CellsAt(v.Off, func(k, d int64) bool {
-			if d == 0 {
-				path = t.CellPath(k)
-			}
-			return false
-		})
-		if path != "" {
-			return "&" + v.Obj + path
+		if k, ok := t.CellStartingAt(v.Off); ok && t.CellPath(k) != "" {
+			return "&" + v.Obj + t.CellPath(k)
 		}
 	}
 	return fmt.Sprintf("(char *)&%s + %d", v.Obj, v.Off)

@@ -377,8 +377,6 @@ type cand struct {
 	cond  *term
 }
 
-func compatible(ct, t *program.Type) bool { return program.Compatible(ct, t) }
-
 // cands resolves a pointer to the cells it may designate for an access of
 // scalar type t (a write when write is set), by the byte offset the pointer
 // holds (program.Type.Resolve, the interpreter's rule). Accesses outside
@@ -805,13 +803,14 @@ func (e *enc) storeAt(c *ectx, p val, t *program.Type, vals []val, g *term) {
 		e.store(c, p, t, vals[0], g)
 		return
 	}
-	for _, cd := range e.aggCands(c, p, t, g) {
+	cs := e.aggCands(c, p, t, g)
+	for _, cd := range cs {
 		for i, v := range vals {
 			ct := t.CellType(int64(i))
 			if ct.Kind == program.Void {
 				continue
 			}
-			if len(e.targets(p)) == 1 && isTrue(cd.cond) {
+			if len(cs) == 1 && isTrue(cd.cond) {
 				e.writeCell(c.st, c.th, c.in, cd.o, cd.k+int64(i), tTrue, v, g, c.rec)
 				continue
 			}

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"testing"
 )
 
 // Compile compiles the C file with gcc -w -O0 -pthread and flags (-m32,
@@ -59,4 +61,45 @@ func DataModelFlags(dir string) (ok, why []string) {
 		ok = append(ok, f)
 	}
 	return ok, why
+}
+
+// Model is a data model, named as program.DataModel names it ("ILP32",
+// "LP64": progen is a leaf and does not import the model), and the gcc
+// flag that compiles for it.
+type Model struct {
+	Name string
+	Flag string
+}
+
+// probe is DataModelFlags, run once per test binary.
+var probe = sync.OnceValues(func() ([]string, []string) {
+	dir, err := os.MkdirTemp("", "progen")
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	return DataModelFlags(dir)
+})
+
+// Models returns the data models gcc -pthread compiles for here: it skips
+// t when there is none (no gcc), and logs why one is left out (-m32
+// without the 32-bit libc headers).
+func Models(t testing.TB) []Model {
+	t.Helper()
+	flags, why := probe()
+	for _, w := range why {
+		t.Logf("data model left out: %s", w)
+	}
+	if len(flags) == 0 {
+		t.Skipf("gcc compiles for neither -m32 nor -m64: %v", why)
+	}
+	var out []Model
+	for _, f := range flags {
+		m := Model{"LP64", f}
+		if f == "-m32" {
+			m.Name = "ILP32"
+		}
+		out = append(out, m)
+	}
+	return out
 }
