@@ -208,8 +208,8 @@ const (
 	// the model, a read is Unmodelled.
 	Pad
 	// Unmodelled: the access lands in the cell but the model cannot
-	// compute it exactly (a byte of an address, an int read through a short
-	// lvalue, an access straddling two cells): such a run is not followed,
+	// compute it exactly (a byte of an address, an integer through a
+	// pointer lvalue, an access straddling two cells): such a run is not followed,
 	// the verdict is UNKNOWN naming the access.
 	Unmodelled
 )
