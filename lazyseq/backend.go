@@ -47,7 +47,7 @@ func (b Backend) Check(ctx context.Context, p *program.Program, bounds backend.B
 	}
 	stated := bounds
 	stated.Threads, stated.Rounds, stated.Contexts = threads, b.Rounds, 0
-	q, m, err := Sequentialize(p, Options{Rounds: b.Rounds, Threads: max(threads, 1)})
+	q, m, err := Sequentialize(p, Options{Rounds: b.Rounds, Threads: max(threads, 1), Unwind: max(bounds.Unwind, 1)})
 	if err != nil {
 		return backend.Result{}, err
 	}

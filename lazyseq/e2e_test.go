@@ -75,7 +75,7 @@ func TestProgs(t *testing.T) {
 			if m := threadsRe.FindSubmatch(pr.Src); m != nil {
 				threads, _ = strconv.Atoi(string(m[1]))
 			}
-			if _, _, err := Sequentialize(p, Options{Rounds: rounds, Threads: threads}); err != nil {
+			if _, _, err := Sequentialize(p, Options{Rounds: rounds, Threads: threads, Unwind: pr.Unwind}); err != nil {
 				if program.KindOf(err) != program.Unsupported {
 					t.Fatalf("Sequentialize: %v", err)
 				}

@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/lazyseq/*.txtar")
 
 // TestGolden sequentialises the input.c section of every archive in
-// testdata/lazyseq with the -- options -- section (rounds=R threads=N) and
+// testdata/lazyseq with the -- options -- section (rounds=R threads=N [unwind=U], unwind 3 by default) and
 // compares program.Show (-- show --) and program.Print (-- print.c --) of
 // the result with the archive. The output must pass program.Check, compile
 // with gcc -fsyntax-only and lower again (lemmatest.CheckOutput), and the
@@ -28,8 +28,8 @@ func TestGolden(t *testing.T) {
 		}
 		src, _ := lemmatest.Section(a, "input.c")
 		optText, _ := lemmatest.Section(a, "options")
-		var opts Options
-		if _, err := fmt.Sscanf(optText, "rounds=%d threads=%d", &opts.Rounds, &opts.Threads); err != nil {
+		opts := Options{Unwind: 3}
+		if n, err := fmt.Sscanf(optText, "rounds=%d threads=%d unwind=%d", &opts.Rounds, &opts.Threads, &opts.Unwind); n < 2 {
 			t.Fatalf("options %q: %v", optText, err)
 		}
 		p := lemmatest.Lower(t, "input.c", []byte(src))

@@ -11,7 +11,16 @@ import (
 type Options struct {
 	Rounds  int // round-robin rounds over the thread instances (>= 1)
 	Threads int // instances of a Spawn site other than one of main outside loops (>= 1)
+	// Unwind bounds recursion as every engine does (docs/conventions.md,
+	// Bounds): a thread has at most Unwind activations of one function at
+	// a time; a call beyond is cut (>= 1).
+	Unwind int
 }
+
+// MaxInstrs is the size of the sequential program past which
+// Sequentialize gives up (Unsupported, naming the limit): calls are
+// inlined, once per call site, thread instance and recursion depth.
+const MaxInstrs = 1 << 20
 
 // Map relates the sequential program to the program it came from.
 type Map struct {
@@ -34,8 +43,15 @@ type part struct {
 
 type slot struct {
 	fn   *program.Func
-	site program.Label // the Spawn that creates it ("" for main)
-	name string        // its function in the sequential program
+	site siteKey // the Spawn that creates it (zero for main)
+	name string  // its function in the sequential program
+}
+
+// siteKey is a Spawn site and the start routine its instances run (a
+// Spawn through a pointer has a site per possible routine).
+type siteKey struct {
+	label program.Label
+	fn    string
 }
 
 // Instances returns the number of thread instances, main included.
@@ -90,28 +106,30 @@ type builder struct {
 	opts   Options
 	m      *Map
 	used   map[program.Label]bool
-	sites  map[program.Label][]int // spawn site -> its instances
-	counts map[program.Label]string
+	sites  map[siteKey][]int // spawn site -> its instances
+	counts map[siteKey]string
 	names  map[string]bool
+	taken  []*program.Func // functions whose address is taken: the targets of calls through pointers
+	size   int             // instructions emitted so far
 
 	atomic, nthreads *program.Ref
 	state            []instState
 	locals           []map[string]string
-	siteOrder        []program.Label
+	siteOrder        []siteKey
 }
 
 // Sequentialize returns the round-bounded sequentialisation of p and its
 // Map (see the package doc). p is not modified.
 func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, error) {
-	if opts.Rounds < 1 || opts.Threads < 1 {
-		return nil, nil, fmt.Errorf("lazyseq: rounds %d and threads %d must be at least 1", opts.Rounds, opts.Threads)
+	if opts.Rounds < 1 || opts.Threads < 1 || opts.Unwind < 1 {
+		return nil, nil, fmt.Errorf("lazyseq: rounds %d, threads %d and unwind %d must be at least 1", opts.Rounds, opts.Threads, opts.Unwind)
 	}
 	main := p.Func("main")
 	if main == nil {
 		return nil, nil, program.Errorf(program.Unsupported, "lazyseq: %s has no main", p.File)
 	}
 	b := &builder{p: p, opts: opts, m: &Map{steps: map[program.Label]part{}}, used: map[program.Label]bool{},
-		sites: map[program.Label][]int{}, counts: map[program.Label]string{}, names: map[string]bool{}}
+		sites: map[siteKey][]int{}, counts: map[siteKey]string{}, names: map[string]bool{}, taken: takenFuncs(p)}
 	q := &program.Program{File: p.File, Model: p.Model, Types: p.Types}
 	b.q = q
 	for _, g := range p.Globals {
@@ -128,35 +146,8 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 	if len(main.Params) > 0 {
 		return nil, nil, program.Errorf(program.Unsupported, "%s: lazyseq: main with parameters", main.Pos)
 	}
-	// Instances, breadth first from main.
-	b.m.slots = []slot{{fn: main}}
-	for i := 0; i < len(b.m.slots); i++ {
-		f := b.m.slots[i].fn
-		for j, in := range f.Body {
-			switch in.Op {
-			case program.OpCall:
-				return nil, nil, program.Errorf(program.Unsupported, "%s: lazyseq: function call (calls are not inlined yet)", in.Pos)
-			case program.OpSpawn:
-			default:
-				continue
-			}
-			if _, done := b.sites[in.Label]; done {
-				continue
-			}
-			fr, ok := in.Func.(*program.FuncRef)
-			if !ok || p.Func(fr.Name) == nil {
-				return nil, nil, program.Errorf(program.Unsupported, "%s: lazyseq: pthread_create through a function pointer", in.Pos)
-			}
-			k := opts.Threads
-			if f == main && !inLoop(f, j) {
-				k = 1
-			}
-			b.siteOrder = append(b.siteOrder, in.Label)
-			for n := 0; n < k; n++ {
-				b.sites[in.Label] = append(b.sites[in.Label], len(b.m.slots))
-				b.m.slots = append(b.m.slots, slot{fn: p.Func(fr.Name), site: in.Label})
-			}
-		}
+	if err := b.instances(main); err != nil {
+		return nil, nil, err
 	}
 	for i := range b.m.slots {
 		b.m.slots[i].name = b.fresh(fmt.Sprintf("thread_%d", i))
@@ -177,7 +168,11 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 		})
 	}
 	for _, site := range b.siteOrder {
-		b.counts[site] = b.global("count_"+sanitize(string(site)), program.IntT, nil).Name
+		name := "count_" + sanitize(string(site.label))
+		if len(b.sitesOf(site.label)) > 1 {
+			name += "_" + site.fn
+		}
+		b.counts[site] = b.global(name, program.IntT, nil).Name
 	}
 	b.declareLocals()
 	for i := range b.m.slots {
@@ -187,11 +182,172 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 		}
 		q.Funcs = append(q.Funcs, f)
 	}
+	// Functions used as values keep their names (calls through pointers
+	// compare with their addresses) as stubs that nothing calls.
+	for _, f := range b.taken {
+		if f == main {
+			return nil, nil, program.Errorf(program.Unsupported, "%s: lazyseq: the address of main is taken", main.Pos)
+		}
+		stub := &program.Func{Name: f.Name, Result: f.Result, Pos: f.Pos,
+			Body: []*program.Instr{{Label: b.label("ls.stub." + f.Name), Op: program.OpAssume, Rhs: intc(0), Pos: f.Pos, Msg: "only called through its inlined copies"}}}
+		for _, v := range f.Params {
+			c := *v
+			stub.Params = append(stub.Params, &c)
+		}
+		q.Funcs = append(q.Funcs, stub)
+	}
 	q.Funcs = append(q.Funcs, b.driver())
 	if err := program.Check(q); err != nil {
 		return nil, nil, program.Errorf(program.Internal, "lazyseq: the sequentialisation of %s is malformed: %v", p.File, err)
 	}
 	return q, b.m, nil
+}
+
+// instances numbers the thread instances breadth first from main: the
+// Spawn sites of every function an instance may run (its start routine
+// and the functions it calls), in the order the walk meets them, each
+// site's instances in creation order. A site of main's own body outside
+// every loop (main being called by no one) gets one instance, any other
+// site Options.Threads.
+func (b *builder) instances(main *program.Func) error {
+	called := map[string]bool{}
+	for _, f := range b.p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == program.OpCall || in.Op == program.OpSpawn {
+				for _, g := range b.targets(in) {
+					called[g.Name] = true
+				}
+			}
+		}
+	}
+	b.m.slots = []slot{{fn: main}}
+	for i := 0; i < len(b.m.slots); i++ {
+		for _, f := range b.reach(b.m.slots[i].fn) {
+			for j, in := range f.Body {
+				if in.Op != program.OpSpawn {
+					continue
+				}
+				k := b.opts.Threads
+				if f == main && !called[main.Name] && !inLoop(f, j) {
+					k = 1
+				}
+				for _, g := range b.targets(in) {
+					site := siteKey{in.Label, g.Name}
+					if _, done := b.sites[site]; done {
+						continue
+					}
+					if len(g.Params) > 1 {
+						return program.Errorf(program.Unsupported, "%s: lazyseq: pthread_create of %s, which takes %d parameters", in.Pos, g.Name, len(g.Params))
+					}
+					b.siteOrder = append(b.siteOrder, site)
+					for n := 0; n < k; n++ {
+						b.sites[site] = append(b.sites[site], len(b.m.slots))
+						b.m.slots = append(b.m.slots, slot{fn: g, site: site})
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sitesOf returns the sites of the Spawn labelled l.
+func (b *builder) sitesOf(l program.Label) []siteKey {
+	var out []siteKey
+	for _, s := range b.siteOrder {
+		if s.label == l {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// takenFuncs returns the functions of p whose address is taken (named
+// anywhere but as the callee of a direct call or the start routine of a
+// direct Spawn), in program order.
+func takenFuncs(p *program.Program) []*program.Func {
+	taken := map[string]bool{}
+	note := func(e program.Expr) {
+		program.Walk(e, func(x program.Expr) bool {
+			if r, ok := x.(*program.FuncRef); ok {
+				taken[r.Name] = true
+			}
+			return true
+		})
+	}
+	for _, g := range p.Globals {
+		if g.Init != nil {
+			note(g.Init)
+		}
+	}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			for _, e := range []program.Expr{in.Lhs, in.Rhs} {
+				if e != nil {
+					note(e)
+				}
+			}
+			for _, a := range in.Args {
+				note(a)
+			}
+			if _, direct := in.Func.(*program.FuncRef); !direct && in.Func != nil {
+				note(in.Func)
+			}
+		}
+	}
+	var out []*program.Func
+	for _, f := range p.Funcs {
+		if taken[f.Name] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// targets returns the functions a Call or Spawn may run: its callee, or,
+// through a pointer, every function whose address is taken and whose
+// type is the pointer's. A pointer to a function of another type (a
+// cast) makes the call an assertion failure of its own (dispatch), whose
+// run does not replay: UNKNOWN, never a run cut silently.
+func (b *builder) targets(in *program.Instr) []*program.Func {
+	if fr, ok := in.Func.(*program.FuncRef); ok {
+		if f := b.p.Func(fr.Name); f != nil {
+			return []*program.Func{f}
+		}
+		return nil
+	}
+	ft := in.Func.Type()
+	if ft.Kind == program.Pointer {
+		ft = ft.Elem
+	}
+	var out []*program.Func
+	for _, f := range b.taken {
+		if program.Identical(f.Type(), ft) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// reach returns f and the functions its calls may reach, in the order a
+// depth-first walk meets them.
+func (b *builder) reach(f *program.Func) []*program.Func {
+	seen := map[string]bool{f.Name: true}
+	out := []*program.Func{f}
+	for i := 0; i < len(out); i++ {
+		for _, in := range out[i].Body {
+			if in.Op != program.OpCall {
+				continue
+			}
+			for _, g := range b.targets(in) {
+				if !seen[g.Name] {
+					seen[g.Name] = true
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
 }
 
 type instState struct{ pc, active, done, id, res *program.Ref } // res: the instance's result (what it returned or passed to pthread_exit)

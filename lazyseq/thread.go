@@ -66,130 +66,232 @@ func cells(e program.Expr) []program.Expr {
 	return []program.Expr{e}
 }
 
+// emitter builds the function of one thread instance.
+type emitter struct {
+	b    *builder
+	i    int // the instance
+	st   instState
+	g    *program.Func
+	base string
+	pcs  []point // the context-switch points, numbered by their index
+}
+
+// point is a context-switch point: where a resumed instance continues
+// (sw) and where a switch there leaves (out).
+type point struct {
+	sw, out program.Label
+	pos     program.Pos
+}
+
+// act is one activation of a function, inlined into the instance's
+// function: the globals that hold its parameters and locals, the
+// functions on the call stack (itself last), and for a callee where its
+// result goes (lhs, nil: nowhere) and where its caller goes on.
+type act struct {
+	fn    *program.Func
+	vars  map[string]*program.Ref
+	stack []*program.Func
+	root  bool
+	lhs   program.Expr
+	after program.Label
+}
+
+func (e *emitter) emit(in *program.Instr) { e.g.Body = append(e.g.Body, in); e.b.size++ }
+
+// mapped emits in as part of the step of orig (see part).
+func (e *emitter) mapped(in *program.Instr, orig program.Label, first bool, creates int) {
+	e.b.m.steps[in.Label] = part{Slot: e.i, Orig: orig, First: first, Draws: draws(in), Creates: creates}
+	e.emit(in)
+}
+
+// step emits the parts of one step of orig in turn: the first begins the
+// step, the others continue it.
+type step struct {
+	e     *emitter
+	orig  program.Label
+	begun bool
+}
+
+func (s *step) add(in *program.Instr) {
+	s.e.mapped(in, s.orig, !s.begun, -1)
+	s.begun = true
+}
+
+// begin makes sure the step has begun (with a Skip when no part did).
+func (s *step) begin(l program.Label, pos program.Pos) {
+	if !s.begun {
+		s.add(&program.Instr{Label: l, Op: program.OpSkip, Pos: pos})
+	}
+}
+
+func (e *emitter) l(s string) program.Label { return e.b.label(e.base + s) }
+
+// ren rewrites an expression of activation a: its locals become their
+// globals, pthread_self() the instance's id.
+func (e *emitter) ren(a *act, x program.Expr) program.Expr {
+	return program.Rewrite(x, func(x program.Expr) program.Expr {
+		if r, ok := x.(*program.Ref); ok && r.Local {
+			return a.vars[r.Name]
+		}
+		if t, ok := x.(*program.ThreadID); ok { // the instance's id, as its Spawn numbered it
+			return &program.Cast{X: e.st.id, T: t.T}
+		}
+		return x
+	})
+}
+
 // thread builds the function of instance i.
 func (b *builder) thread(i int) (*program.Func, error) {
 	sl := b.m.slots[i]
-	f, st := sl.fn, b.state[i]
-	vars := map[string]*program.Ref{}
-	for _, v := range append(append([]*program.Var(nil), f.Params...), f.Locals...) {
-		vars[v.Name] = &program.Ref{Name: b.paramName(i, v.Name), T: v.Type}
+	e := &emitter{b: b, i: i, st: b.state[i], base: fmt.Sprintf("ls%d.", i),
+		g: &program.Func{Name: sl.name, Result: program.VoidType, Pos: sl.fn.Pos}}
+	root := &act{fn: sl.fn, vars: map[string]*program.Ref{}, stack: []*program.Func{sl.fn}, root: true}
+	for _, v := range append(append([]*program.Var(nil), sl.fn.Params...), sl.fn.Locals...) {
+		root.vars[v.Name] = &program.Ref{Name: b.locals[i][v.Name], T: v.Type}
 	}
-	ren := func(e program.Expr) program.Expr {
-		return program.Rewrite(e, func(x program.Expr) program.Expr {
-			if r, ok := x.(*program.Ref); ok && r.Local {
-				return vars[r.Name]
-			}
-			if t, ok := x.(*program.ThreadID); ok { // the instance's id, as its Spawn numbered it
-				return &program.Cast{X: st.id, T: t.T}
-			}
-			return x
-		})
+	if err := e.body(root); err != nil {
+		return nil, err
 	}
-	g := &program.Func{Name: sl.name, Result: program.VoidType, Pos: f.Pos}
-	base := fmt.Sprintf("ls%d.", i)
-	n := len(f.Body)
-	sw := make([]program.Label, n)  // the switch point before instruction j
-	out := make([]program.Label, n) // where a switch before j leaves
-	for j, in := range f.Body {
-		sw[j] = b.label(base + string(in.Label))
-		out[j] = b.label(base + string(in.Label) + ".out")
-	}
-	emit := func(in *program.Instr) { g.Body = append(g.Body, in) }
-	mapped := func(in *program.Instr, orig program.Label, first bool, creates int) {
-		b.m.steps[in.Label] = part{Slot: i, Orig: orig, First: first, Draws: draws(in), Creates: creates}
-		emit(in)
+	e.end(nil, nil)
+	for k, pt := range e.pcs {
+		e.emit(assign(pt.out, e.st.pc, intc(int64(k)), pt.pos))
+		e.emit(&program.Instr{Label: e.l("switch"), Op: program.OpReturn})
 	}
 	// Resume where the last round stopped.
-	for j := 1; j < n; j++ {
-		if !visible(f, f.Body[j]) {
-			continue
-		}
-		emit(&program.Instr{Label: b.label(base + "resume"), Op: program.OpGoto, Rhs: bin(program.Eq, st.pc, intc(int64(j))), Targets: []program.Label{sw[j]}})
+	var resume []*program.Instr
+	for k := 1; k < len(e.pcs); k++ {
+		resume = append(resume, &program.Instr{Label: e.l("resume"), Op: program.OpGoto, Rhs: bin(program.Eq, e.st.pc, intc(int64(k))), Targets: []program.Label{e.pcs[k].sw}})
 	}
-	end := func(orig *program.Instr, pos program.Pos) {
-		l := func(s string) program.Label { return b.label(base + s) }
-		in := assign(l("end"), st.done, intc(1), pos)
-		switch {
-		case orig != nil && orig.Rhs != nil:
-			var r program.Expr = ren(orig.Rhs)
-			if r.Type().Kind != program.Pointer {
-				r = &program.Cast{X: r, T: st.res.T}
-			}
-			mapped(assign(l("end"), st.res, r, pos), orig.Label, true, -1)
-			emit(in)
-		case orig != nil:
-			mapped(in, orig.Label, true, -1)
-		default:
-			emit(in)
+	e.g.Body = append(resume, e.g.Body...)
+	return e.g, nil
+}
+
+// end ends the instance: the result of orig (a Return or Exit; nil: the
+// start routine's end), done, and no atomic section open.
+func (e *emitter) end(orig *program.Instr, ren func(program.Expr) program.Expr) {
+	st := e.st
+	pos := e.g.Pos
+	if orig != nil {
+		pos = orig.Pos
+	}
+	in := assign(e.l("end"), st.done, intc(1), pos)
+	switch {
+	case orig != nil && orig.Rhs != nil:
+		var r program.Expr = ren(orig.Rhs)
+		if r.Type().Kind != program.Pointer {
+			r = &program.Cast{X: r, T: st.res.T}
 		}
-		emit(assign(l("end"), b.atomic, intc(0), pos))
-		emit(&program.Instr{Label: l("end"), Op: program.OpReturn, Pos: pos})
+		e.mapped(assign(e.l("end"), st.res, r, pos), orig.Label, true, -1)
+		e.emit(in)
+	case orig != nil:
+		e.mapped(in, orig.Label, true, -1)
+	default:
+		e.emit(in)
+	}
+	e.emit(assign(e.l("end"), e.b.atomic, intc(0), pos))
+	e.emit(&program.Instr{Label: e.l("end"), Op: program.OpReturn, Pos: pos})
+}
+
+// body emits the instructions of activation a, each preceded by a
+// context-switch point when it is visible (and the first of the start
+// routine), and, for a callee, its implicit return at the end.
+func (e *emitter) body(a *act) error {
+	f := a.fn
+	ren := func(x program.Expr) program.Expr { return e.ren(a, x) }
+	sw := make([]program.Label, len(f.Body)) // the switch point before instruction j
+	for j, in := range f.Body {
+		sw[j] = e.l(string(in.Label))
 	}
 	for j, in := range f.Body {
-		l := func(s string) program.Label { return b.label(base + string(in.Label) + "." + s) }
-		if j == 0 || visible(f, in) {
-			guard := bin(program.LAnd, bin(program.Eq, b.atomic, intc(0)), &program.Nondet{T: program.IntT})
-			emit(&program.Instr{Label: sw[j], Op: program.OpGoto, Rhs: guard, Targets: []program.Label{out[j]}, Pos: in.Pos, Msg: "context switch"})
+		if e.b.size > MaxInstrs {
+			return program.Errorf(program.Unsupported, "%s: lazyseq: the sequential program exceeds %d instructions (calls are inlined per call site, thread instance and recursion depth)", in.Pos, MaxInstrs)
+		}
+		l := func(s string) program.Label { return e.l(string(in.Label) + "." + s) }
+		if (a.root && j == 0) || visible(f, in) {
+			out := e.l(string(in.Label) + ".out")
+			e.pcs = append(e.pcs, point{sw: sw[j], out: out, pos: in.Pos})
+			guard := bin(program.LAnd, bin(program.Eq, e.b.atomic, intc(0)), &program.Nondet{T: program.IntT})
+			e.emit(&program.Instr{Label: sw[j], Op: program.OpGoto, Rhs: guard, Targets: []program.Label{out}, Pos: in.Pos, Msg: "context switch"})
 		} else {
-			emit(&program.Instr{Label: sw[j], Op: program.OpSkip, Pos: in.Pos})
+			e.emit(&program.Instr{Label: sw[j], Op: program.OpSkip, Pos: in.Pos})
 		}
 		c := *in
 		c.Label = l("x")
 		c.Lhs, c.Rhs, c.Func = ren(in.Lhs), ren(in.Rhs), ren(in.Func)
 		c.Args = nil
-		for _, a := range in.Args {
-			c.Args = append(c.Args, ren(a))
+		for _, x := range in.Args {
+			c.Args = append(c.Args, ren(x))
 		}
 		switch in.Op {
 		case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpLock, program.OpUnlock,
 			program.OpAlloc, program.OpFree:
-			mapped(&c, in.Label, true, -1)
+			e.mapped(&c, in.Label, true, -1)
 		case program.OpGoto:
 			c.Targets = nil
 			for _, t := range in.Targets {
 				k := f.Index(t)
 				if k < 0 {
-					return nil, program.Errorf(program.Internal, "%s: goto %s outside %s", in.Pos, t, f.Name)
+					return program.Errorf(program.Internal, "%s: goto %s outside %s", in.Pos, t, f.Name)
 				}
 				c.Targets = append(c.Targets, sw[k])
 			}
-			mapped(&c, in.Label, true, -1)
+			e.mapped(&c, in.Label, true, -1)
 		case program.OpDecl:
-			v := vars[in.Var]
-			cs := cells(v)
+			cs := cells(a.vars[in.Var])
 			if len(cs) == 0 {
-				mapped(&program.Instr{Label: l("x"), Op: program.OpSkip, Pos: in.Pos}, in.Label, true, -1)
+				e.mapped(&program.Instr{Label: l("x"), Op: program.OpSkip, Pos: in.Pos}, in.Label, true, -1)
 			}
 			for k, cell := range cs {
-				mapped(assign(l("x"), cell, &program.Nondet{T: cell.Type()}, in.Pos), in.Label, k == 0, -1)
+				e.mapped(assign(l("x"), cell, &program.Nondet{T: cell.Type()}, in.Pos), in.Label, k == 0, -1)
 			}
 		case program.OpAtomicBegin, program.OpAtomicEnd:
 			op := program.Add
 			if in.Op == program.OpAtomicEnd {
 				op = program.Sub
 			}
-			mapped(assign(l("x"), b.atomic, bin(op, b.atomic, intc(1)), in.Pos), in.Label, true, -1)
-		case program.OpReturn, program.OpExit:
-			if in.Rhs != nil && program.HasNondet(in.Rhs) {
-				return nil, program.Errorf(program.Unsupported, "%s: lazyseq: thread returns a nondeterministic value", in.Pos)
+			e.mapped(assign(l("x"), e.b.atomic, bin(op, e.b.atomic, intc(1)), in.Pos), in.Label, true, -1)
+		case program.OpReturn:
+			if a.root {
+				if in.Rhs != nil && program.HasNondet(in.Rhs) {
+					return program.Errorf(program.Unsupported, "%s: lazyseq: thread returns a nondeterministic value", in.Pos)
+				}
+				e.end(in, ren)
+				continue
 			}
-			end(in, in.Pos)
+			s := &step{e: e, orig: in.Label}
+			switch {
+			case in.Rhs != nil && a.lhs != nil:
+				var r program.Expr = c.Rhs
+				if !program.Identical(r.Type(), f.Result) && f.Result.IsScalar() {
+					r = &program.Cast{X: r, T: f.Result}
+				}
+				s.add(assign(l("ret"), a.lhs, r, in.Pos))
+			case in.Rhs != nil && program.HasNondet(in.Rhs):
+				s.add(assign(l("ret"), e.b.global("discard", c.Rhs.Type(), nil), c.Rhs, in.Pos))
+			}
+			s.begin(l("ret"), in.Pos)
+			e.leave(a, in.Pos)
+		case program.OpExit:
+			if in.Rhs != nil && program.HasNondet(in.Rhs) {
+				return program.Errorf(program.Unsupported, "%s: lazyseq: pthread_exit of a nondeterministic value", in.Pos)
+			}
+			e.end(in, ren)
 		case program.OpJoin:
 			if program.HasNondet(c.Rhs) {
-				return nil, program.Errorf(program.Unsupported, "%s: lazyseq: join of a nondeterministic thread id", in.Pos)
+				return program.Errorf(program.Unsupported, "%s: lazyseq: join of a nondeterministic thread id", in.Pos)
 			}
 			var any program.Expr = intc(0)
-			for k := range b.m.slots {
-				s := b.state[k]
+			for k := range e.b.m.slots {
+				s := e.b.state[k]
 				same := &program.Binary{Op: program.Eq, X: &program.Cast{X: s.id, T: c.Rhs.Type()}, Y: c.Rhs, T: program.IntT}
 				any = bin(program.LOr, any, bin(program.LAnd, bin(program.LAnd, s.active, s.done), same))
 			}
-			mapped(&program.Instr{Label: l("x"), Op: program.OpAssume, Rhs: any, Pos: in.Pos, Msg: "join"}, in.Label, true, -1)
+			e.mapped(&program.Instr{Label: l("x"), Op: program.OpAssume, Rhs: any, Pos: in.Pos, Msg: "join"}, in.Label, true, -1)
 			if c.Lhs != nil {
 				// the joined instance's result
 				var r program.Expr = &program.Const{T: c.Lhs.Type(), V: 0}
-				for k := len(b.m.slots) - 1; k >= 0; k-- {
-					s := b.state[k]
+				for k := len(e.b.m.slots) - 1; k >= 0; k-- {
+					s := e.b.state[k]
 					same := &program.Binary{Op: program.Eq, X: &program.Cast{X: s.id, T: c.Rhs.Type()}, Y: c.Rhs, T: program.IntT}
 					var v program.Expr = s.res
 					if !program.Identical(v.Type(), c.Lhs.Type()) {
@@ -197,71 +299,204 @@ func (b *builder) thread(i int) (*program.Func, error) {
 					}
 					r = &program.CondExpr{C: bin(program.LAnd, s.done, same), X: v, Y: r, T: c.Lhs.Type()}
 				}
-				mapped(assign(l("x"), c.Lhs, r, in.Pos), in.Label, false, -1)
+				e.mapped(assign(l("x"), c.Lhs, r, in.Pos), in.Label, false, -1)
 			}
 		case program.OpSpawn:
-			if err := b.spawn(in, &c, l, emit, mapped); err != nil {
-				return nil, err
+			if err := e.spawn(in, &c, l); err != nil {
+				return err
+			}
+		case program.OpCall:
+			if err := e.call(a, in, &c, l); err != nil {
+				return err
 			}
 		default:
-			return nil, program.Errorf(program.Unsupported, "%s: lazyseq: %s instruction", in.Pos, in.Op)
+			return program.Errorf(program.Unsupported, "%s: lazyseq: %s instruction", in.Pos, in.Op)
 		}
 	}
-	end(nil, f.Pos)
-	for j := range f.Body {
-		if j > 0 && !visible(f, f.Body[j]) {
-			continue
+	if !a.root {
+		// the implicit return at the end of the body: part of the last step
+		if a.lhs != nil {
+			for _, cell := range cells(a.lhs) {
+				e.emit(assign(e.l("ret"), cell, &program.Const{T: cell.Type(), V: 0}, f.Pos))
+			}
 		}
-		emit(assign(out[j], st.pc, intc(int64(j)), f.Body[j].Pos))
-		emit(&program.Instr{Label: b.label(base + "switch"), Op: program.OpReturn})
+		e.leave(a, f.Pos)
 	}
-	return g, nil
-}
-
-// spawn translates the Spawn in (c: its renamed copy) of instance i: it
-// takes the next free instance of the site (or cuts the run when there is
-// none), numbers it, stores its id in the handle and its argument in the
-// start function's parameter.
-func (b *builder) spawn(in, c *program.Instr, l func(string) program.Label, emit func(*program.Instr),
-	mapped func(*program.Instr, program.Label, bool, int)) error {
-	insts := b.sites[in.Label]
-	count := &program.Ref{Name: b.counts[in.Label], T: program.IntT}
-	var branches []program.Label
-	for k := range insts {
-		branches = append(branches, l("inst"))
-		emit(&program.Instr{Label: l("pick"), Op: program.OpGoto, Rhs: bin(program.Eq, count, intc(int64(k))), Targets: []program.Label{branches[k]}, Pos: in.Pos})
-	}
-	emit(&program.Instr{Label: l("cut"), Op: program.OpAssume, Rhs: intc(0), Pos: in.Pos, Msg: "thread bound: every instance of this pthread_create is taken"})
-	done := l("spawned")
-	for k, inst := range insts {
-		st := b.state[inst]
-		mapped(assign(branches[k], b.nthreads, bin(program.Add, b.nthreads, intc(1)), in.Pos), in.Label, true, inst)
-		if c.Lhs != nil {
-			mapped(assign(l("handle"), c.Lhs, b.nthreads, in.Pos), in.Label, false, -1)
-		}
-		callee := b.m.slots[inst].fn
-		switch {
-		case len(callee.Params) >= 1:
-			param := &program.Ref{Name: b.paramName(inst, callee.Params[0].Name), T: callee.Params[0].Type}
-			mapped(assign(l("arg"), param, c.Args[0], in.Pos), in.Label, false, -1)
-		case program.HasNondet(c.Args[0]):
-			return program.Errorf(program.Unsupported, "%s: lazyseq: nondeterministic argument of a thread function without parameters", in.Pos)
-		}
-		emit(assign(l("id"), st.id, b.nthreads, in.Pos))
-		emit(assign(l("active"), st.active, intc(1), in.Pos))
-		emit(assign(l("count"), count, intc(int64(k+1)), in.Pos))
-		emit(&program.Instr{Label: l("next"), Op: program.OpGoto, Targets: []program.Label{done}, Pos: in.Pos})
-	}
-	emit(&program.Instr{Label: done, Op: program.OpSkip, Pos: in.Pos})
 	return nil
 }
 
-// paramName returns the global that holds the parameter or local name of
-// instance i.
-func (b *builder) paramName(i int, name string) string { return b.locals[i][name] }
+// leave ends the atomic section of an atomic callee (as the interpreter,
+// only while one is open) and goes back to the caller.
+func (e *emitter) leave(a *act, pos program.Pos) {
+	if a.fn.Atomic {
+		at := e.b.atomic
+		e.emit(assign(e.l("ret"), at, &program.CondExpr{C: bin(program.Gt, at, intc(0)), X: bin(program.Sub, at, intc(1)), Y: intc(0), T: program.IntT}, pos))
+	}
+	e.emit(&program.Instr{Label: e.l("ret"), Op: program.OpGoto, Targets: []program.Label{a.after}, Pos: pos})
+}
+
+// fnPointer evaluates the callee of a Call or Spawn through a pointer
+// (c: its renamed copy) into a fresh global, as a part of the step s.
+func (e *emitter) fnPointer(in, c *program.Instr, s *step, l func(string) program.Label) (*program.Ref, error) {
+	if in.Func.Type().Kind != program.Pointer {
+		return nil, program.Errorf(program.Unsupported, "%s: lazyseq: call through %s of type %s", in.Pos, program.ExprString(in.Func), in.Func.Type())
+	}
+	fp := e.b.global("fp", c.Func.Type(), nil)
+	s.add(assign(l("fp"), fp, c.Func, in.Pos))
+	return fp, nil
+}
+
+// dispatch jumps, for each target, to its branch when fp points to it,
+// and fails an assertion of its own when fp points to none: a call
+// through an invalid pointer is an error of the input (the interpreter
+// stops there), never a run to cut silently; its run does not replay.
+func (e *emitter) dispatch(in *program.Instr, fp *program.Ref, targets []*program.Func, l func(string) program.Label) []program.Label {
+	var branches []program.Label
+	for _, f := range targets {
+		br := l("to_" + f.Name)
+		branches = append(branches, br)
+		addr := &program.AddrOf{X: &program.FuncRef{Name: f.Name, T: f.Type()}, T: program.PointerTo(f.Type(), e.b.p.Model.PtrSize())}
+		e.emit(&program.Instr{Label: l("dispatch"), Op: program.OpGoto, Rhs: &program.Binary{Op: program.Eq, X: fp, Y: addr, T: program.IntT}, Targets: []program.Label{br}, Pos: in.Pos})
+	}
+	e.emit(&program.Instr{Label: l("badcall"), Op: program.OpAssert, Rhs: intc(0), Pos: in.Pos,
+		Prop: string(in.Label) + ".lazyseq_bad_call.1", Msg: "call through " + program.ExprString(in.Func) + ", which points to no function of its type"})
+	return branches
+}
+
+// call inlines the Call in (c: its renamed copy) of activation a: its
+// step evaluates where the result goes, the callee and the arguments into
+// the callee's parameters (a fresh activation's globals); the callee's
+// body follows, its returns jump back. A call of a function that has
+// Unwind activations on the stack already is cut (the recursion bound).
+func (e *emitter) call(a *act, in, c *program.Instr, l func(string) program.Label) error {
+	if program.HasNondet(in.Lhs) {
+		return program.Errorf(program.Unsupported, "%s: lazyseq: a call's result stored at a nondeterministic place", in.Pos)
+	}
+	s := &step{e: e, orig: in.Label}
+	lhs := c.Lhs
+	if lhs != nil {
+		if _, ok := lhs.(*program.Ref); !ok {
+			// the place is evaluated at the call, as C does
+			ptr := e.b.global("retp", program.PointerTo(lhs.Type(), e.b.p.Model.PtrSize()), nil)
+			s.add(assign(l("retp"), ptr, &program.AddrOf{X: lhs, T: ptr.T}, in.Pos))
+			lhs = &program.Deref{X: ptr, T: lhs.Type()}
+		}
+	}
+	targets := e.b.targets(in)
+	branches := []program.Label{""}
+	if _, direct := in.Func.(*program.FuncRef); direct {
+		if len(targets) == 0 {
+			return program.Errorf(program.Unsupported, "%s: lazyseq: call of %s, which has no body", in.Pos, program.ExprString(in.Func))
+		}
+	} else {
+		fp, err := e.fnPointer(in, c, s, l)
+		if err != nil {
+			return err
+		}
+		branches = e.dispatch(in, fp, targets, l)
+	}
+	after := l("after")
+	begun := s.begun
+	for k, f := range targets {
+		if branches[k] != "" {
+			e.emit(&program.Instr{Label: branches[k], Op: program.OpSkip, Pos: in.Pos})
+		}
+		s.begun = begun
+		if len(f.Params) != len(in.Args) {
+			return program.Errorf(program.Unsupported, "%s: lazyseq: call of %s with %d arguments, want %d", in.Pos, f.Name, len(in.Args), len(f.Params))
+		}
+		depth := 0
+		for _, g := range a.stack {
+			if g == f {
+				depth++
+			}
+		}
+		if depth >= e.b.opts.Unwind {
+			e.emit(&program.Instr{Label: l("cut"), Op: program.OpAssume, Rhs: intc(0), Pos: in.Pos, Msg: fmt.Sprintf("recursion bound: %d activations of %s", depth, f.Name)})
+			continue
+		}
+		callee := &act{fn: f, vars: map[string]*program.Ref{}, stack: append(append([]*program.Func(nil), a.stack...), f), lhs: lhs, after: after}
+		for _, v := range append(append([]*program.Var(nil), f.Params...), f.Locals...) {
+			r := e.b.global(fmt.Sprintf("%d_%s_%s", e.i, f.Name, v.Name), v.Type, nil)
+			g := e.b.q.Globals[len(e.b.q.Globals)-1]
+			g.AddrTaken, g.Temp, g.Pos = v.AddrTaken, v.Temp, v.Pos
+			callee.vars[v.Name] = r
+		}
+		for j, p := range f.Params {
+			s.add(assign(l("arg"), callee.vars[p.Name], c.Args[j], in.Pos))
+		}
+		s.begin(l("call"), in.Pos)
+		if f.Atomic {
+			e.emit(assign(l("atomic"), e.b.atomic, bin(program.Add, e.b.atomic, intc(1)), in.Pos))
+		}
+		if err := e.body(callee); err != nil {
+			return err
+		}
+	}
+	e.emit(&program.Instr{Label: after, Op: program.OpSkip, Pos: in.Pos})
+	return nil
+}
+
+// spawn translates the Spawn in (c: its renamed copy): it takes the next
+// free instance of the site (or cuts the run when there is none), numbers
+// it, stores its id in the handle and its argument in the start
+// function's parameter.
+func (e *emitter) spawn(in, c *program.Instr, l func(string) program.Label) error {
+	if program.HasNondet(in.Lhs) {
+		return program.Errorf(program.Unsupported, "%s: lazyseq: a thread handle stored at a nondeterministic place", in.Pos)
+	}
+	s := &step{e: e, orig: in.Label}
+	targets := e.b.targets(in)
+	branches := []program.Label{""}
+	if _, direct := in.Func.(*program.FuncRef); !direct {
+		fp, err := e.fnPointer(in, c, s, l)
+		if err != nil {
+			return err
+		}
+		branches = e.dispatch(in, fp, targets, l)
+	} else if len(targets) == 0 {
+		return program.Errorf(program.Unsupported, "%s: lazyseq: pthread_create of %s, which has no body", in.Pos, program.ExprString(in.Func))
+	}
+	done := l("spawned")
+	begun := s.begun
+	for t, f := range targets {
+		if branches[t] != "" {
+			e.emit(&program.Instr{Label: branches[t], Op: program.OpSkip, Pos: in.Pos})
+		}
+		site := siteKey{in.Label, f.Name}
+		insts := e.b.sites[site]
+		count := &program.Ref{Name: e.b.counts[site], T: program.IntT}
+		var picks []program.Label
+		for k := range insts {
+			picks = append(picks, l("inst"))
+			e.emit(&program.Instr{Label: l("pick"), Op: program.OpGoto, Rhs: bin(program.Eq, count, intc(int64(k))), Targets: []program.Label{picks[k]}, Pos: in.Pos})
+		}
+		e.emit(&program.Instr{Label: l("cut"), Op: program.OpAssume, Rhs: intc(0), Pos: in.Pos, Msg: "thread bound: every instance of this pthread_create is taken"})
+		for k, inst := range insts {
+			st := e.b.state[inst]
+			e.mapped(assign(picks[k], e.b.nthreads, bin(program.Add, e.b.nthreads, intc(1)), in.Pos), in.Label, !begun, inst)
+			if c.Lhs != nil {
+				e.mapped(assign(l("handle"), c.Lhs, e.b.nthreads, in.Pos), in.Label, false, -1)
+			}
+			switch {
+			case len(f.Params) >= 1:
+				param := &program.Ref{Name: e.b.locals[inst][f.Params[0].Name], T: f.Params[0].Type}
+				e.mapped(assign(l("arg"), param, c.Args[0], in.Pos), in.Label, false, -1)
+			case program.HasNondet(c.Args[0]):
+				return program.Errorf(program.Unsupported, "%s: lazyseq: nondeterministic argument of a thread function without parameters", in.Pos)
+			}
+			e.emit(assign(l("id"), st.id, e.b.nthreads, in.Pos))
+			e.emit(assign(l("active"), st.active, intc(1), in.Pos))
+			e.emit(assign(l("count"), count, intc(int64(k+1)), in.Pos))
+			e.emit(&program.Instr{Label: l("next"), Op: program.OpGoto, Targets: []program.Label{done}, Pos: in.Pos})
+		}
+	}
+	e.emit(&program.Instr{Label: done, Op: program.OpSkip, Pos: in.Pos})
+	return nil
+}
 
 // declareLocals adds the globals that hold the parameters and locals of
-// every instance.
+// every instance's start routine.
 func (b *builder) declareLocals() {
 	for i, sl := range b.m.slots {
 		m := map[string]string{}
@@ -296,15 +531,16 @@ func (b *builder) driver() *program.Func {
 }
 
 // visible reports whether instruction in of f may interact with other
-// threads: a thread operation, the end of the thread, heap management, or
-// an access to memory other than f's own locals whose address is never
-// taken. Context switches happen only before visible instructions and
-// before the first one: a switch before an invisible step can be moved
-// after it (the step only touches the thread's private locals), which
-// changes neither the number of rounds nor what any step computes; and a
-// thread that blocks at an invisible assume can stay at the last switch
-// point before it (the first instruction at the latest) while the others
-// run, so a failing assume never cuts the other threads' runs.
+// threads: a thread operation, the end of the thread, a call or return,
+// heap management, or an access to memory other than f's own locals whose
+// address is never taken. Context switches happen only before visible
+// instructions and before the first one of a start routine: a switch
+// before an invisible step can be moved after it (the step only touches
+// the thread's private locals), which changes neither the number of
+// rounds nor what any step computes; and a thread that blocks at an
+// invisible assume can stay at the last switch point before it (the
+// first instruction at the latest) while the others run, so a failing
+// assume never cuts the other threads' runs.
 func visible(f *program.Func, in *program.Instr) bool {
 	switch in.Op {
 	case program.OpSpawn, program.OpJoin, program.OpLock, program.OpUnlock, program.OpAtomicBegin, program.OpAtomicEnd,

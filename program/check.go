@@ -264,7 +264,11 @@ func (c *checker) expr(e Expr) {
 				c.errorf("%s applied to %s", ExprString(x), x.X.Type())
 			}
 		case *CondExpr:
-			if !x.C.Type().IsScalar() || !Identical(x.X.Type(), x.T) || !Identical(x.Y.Type(), x.T) {
+			// a function designator operand decays to a pointer (C11 6.3.2.1p4)
+			arm := func(a Expr) bool {
+				return Identical(a.Type(), x.T) || a.Type().Kind == Function && x.T.Kind == Pointer && Identical(a.Type(), x.T.Elem)
+			}
+			if !x.C.Type().IsScalar() || !arm(x.X) || !arm(x.Y) {
 				c.errorf("ill-typed conditional %s", ExprString(x))
 			}
 		case *Index:

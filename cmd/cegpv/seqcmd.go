@@ -20,6 +20,7 @@ func runSeq(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cf.register(fs)
 	rounds := fs.Int("rounds", 2, "round-robin rounds over the thread instances")
 	threads := fs.Int("threads", 2, "thread instances per pthread_create in a loop or outside main")
+	unwind := fs.Int("unwind", 5, "recursion bound: activations of one function at a time in a thread (calls are inlined)")
 	file, code := oneFile(fs, args, stderr)
 	if code >= 0 {
 		return code
@@ -29,7 +30,7 @@ func runSeq(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)
 	}
-	q, _, err := lazyseq.Sequentialize(p, lazyseq.Options{Rounds: *rounds, Threads: *threads})
+	q, _, err := lazyseq.Sequentialize(p, lazyseq.Options{Rounds: *rounds, Threads: *threads, Unwind: *unwind})
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)
