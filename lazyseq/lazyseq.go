@@ -3,6 +3,7 @@ package lazyseq
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"cegpv.dev/cegpv/program"
 )
@@ -26,6 +27,7 @@ const MaxInstrs = 1 << 20
 type Map struct {
 	steps map[program.Label]part
 	slots []slot
+	objs  map[string]bool // the input's globals and functions ("fn:" and the name)
 }
 
 // part says which step of the original program an instruction of the
@@ -70,6 +72,15 @@ func (m *Map) Run(r *program.Run) (*program.Run, error) {
 			continue
 		}
 		vals := append([]program.Value(nil), s.Nondet...)
+		for k, v := range vals {
+			// A nondeterministic pointer (an uninitialised pointer
+			// local) may point to an object that only the output has:
+			// null in the input, any pointer being as good. A run that
+			// depends on the choice does not replay.
+			if v.Obj != "" && !strings.HasPrefix(v.Obj, "heap#") && !m.objs[v.Obj] {
+				vals[k] = program.Value{}
+			}
+		}
 		if pt.First {
 			tid, ok := id[pt.Slot]
 			if !ok {
@@ -128,7 +139,7 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 	if main == nil {
 		return nil, nil, program.Errorf(program.Unsupported, "lazyseq: %s has no main", p.File)
 	}
-	b := &builder{p: p, opts: opts, m: &Map{steps: map[program.Label]part{}}, used: map[program.Label]bool{},
+	b := &builder{p: p, opts: opts, m: &Map{steps: map[program.Label]part{}, objs: map[string]bool{}}, used: map[program.Label]bool{},
 		sites: map[siteKey][]int{}, counts: map[siteKey]string{}, names: map[string]bool{}, taken: takenFuncs(p)}
 	q := &program.Program{File: p.File, Model: p.Model, Types: p.Types}
 	b.q = q
@@ -136,9 +147,11 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 		c := *g
 		q.Globals = append(q.Globals, &c)
 		b.names[g.Name] = true
+		b.m.objs[g.Name] = true
 	}
 	for _, f := range p.Funcs {
 		b.names[f.Name] = true
+		b.m.objs["fn:"+f.Name] = true
 		for _, in := range f.Body {
 			b.used[in.Label] = true
 		}

@@ -23,6 +23,13 @@ const (
 // the SMT text of the partial-order encoding.
 type enc struct {
 	p *program.Program
+	// sequential: the program creates no thread (no Spawn: the lazy
+	// sequentialisation's output, an abstraction without threads), so
+	// that no other thread can read or write a global or a heap block:
+	// they are kept like unshared locals, by plain symbolic execution
+	// (state.mem, their initial values in object.init), without
+	// partial-order events
+	sequential bool
 	// stored: globals that are not constant because a store through a
 	// pointer may reach them (from an earlier pass); constStored: the
 	// constant globals a store of this pass reached
@@ -196,6 +203,14 @@ func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	if p.Model == program.LP64 {
 		e.offW = 64
 	}
+	e.sequential = true
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == program.OpSpawn {
+				e.sequential = false
+			}
+		}
+	}
 	return e
 }
 
@@ -304,7 +319,7 @@ func (e *enc) initObjects() {
 	exposed := addrTakenGlobals(e.p)
 	written := writtenGlobals(e.p)
 	for _, g := range e.p.Globals {
-		o := e.newObject(g.Name, g.Type, true)
+		o := e.newObject(g.Name, g.Type, !e.sequential)
 		o.exposed = exposed[g.Name] // computed: Var.AddrTaken also counts addresses the front end lowered away (sscanf into &g)
 		o.constant = !written[g.Name] && !e.stored[g.Name]
 		e.globals[g.Name] = o
@@ -666,7 +681,7 @@ func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k in
 		if v, ok := st.mem[key]; ok {
 			return v
 		}
-		return e.zeroVal(o.cellType(k))
+		return e.unwritten(key)
 	}
 	e.ensureBlock(st, th, in)
 	c := st.cache[key]
@@ -741,7 +756,7 @@ func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k i
 		}
 		old, ok := st.mem[key]
 		if !ok {
-			old = e.zeroVal(o.cellType(k))
+			old = e.unwritten(key)
 		}
 		st.mem[key] = e.nameVal(iteVal(cond, v, old))
 		return
@@ -763,6 +778,18 @@ func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k i
 	c.wflag = e.name(or(cond, c.wflag))
 	c.held = e.heldAtWrite(st, c)
 	c.sync = c.sync || e.inSync
+}
+
+// unwritten is the value of an unshared cell that the path has not
+// written: its initial value for a global or heap block of a sequential
+// program, else zero (a local is written by its Decl or its binding
+// first; a path that has not written it does not read it).
+func (e *enc) unwritten(key cellKey) val {
+	o := e.objs[key.obj]
+	if o.init != nil || key.off == liveOff {
+		return o.initVal(key.off)
+	}
+	return e.zeroVal(o.cellType(key.off))
 }
 
 // convertCell adapts a value to the representation of a cell type.
@@ -862,13 +889,19 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 		va := a.mem[k]
 		if vb, ok := b.mem[k]; ok {
 			r.mem[k] = e.nameVal(iteVal(ga, va, vb))
+		} else if e.objs[k.obj].init != nil {
+			r.mem[k] = e.nameVal(iteVal(ga, va, e.unwritten(k)))
 		} else {
 			r.mem[k] = va
 		}
 	}
-	for k, vb := range b.mem {
+	for _, k := range slices.SortedFunc(maps.Keys(b.mem), cmpCell) {
 		if _, ok := a.mem[k]; !ok {
-			r.mem[k] = vb
+			if e.objs[k.obj].init != nil {
+				r.mem[k] = e.nameVal(iteVal(ga, e.unwritten(k), b.mem[k]))
+			} else {
+				r.mem[k] = b.mem[k]
+			}
 		}
 	}
 	if a.blk != nil {

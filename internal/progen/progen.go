@@ -21,6 +21,11 @@
 // global, chosen by conditions, returned or passed to pthread_exit) that
 // main receives through pthread_join and tests in its assertion, for tests
 // of thread results.
+//
+// GenerateCalls adds functions that the threads and main call: with
+// parameters, locals and results, through a pointer chosen at run time, a
+// bounded recursion, an atomic function (__VERIFIER_atomic_*) and one that
+// may call pthread_exit, for tests of translations that inline calls.
 package progen
 
 import (
@@ -57,8 +62,16 @@ func GenerateResults(seed int64) string {
 	return g.program()
 }
 
+// GenerateCalls returns the C text of the program for seed with function
+// calls (see the package comment).
+func GenerateCalls(seed int64) string {
+	g := &gen{r: rand.New(rand.NewSource(seed)), calls: true}
+	return g.program()
+}
+
 type gen struct {
 	r       *rand.Rand
+	calls   bool     // GenerateCalls: helper functions called by the threads
 	results bool     // GenerateResults: threads return addresses that main joins
 	domains bool     // GenerateDomains: a[], ranged inputs
 	ranged  []string // locals known to lie in [0, 4)
@@ -102,6 +115,9 @@ func (g *gen) program() string {
 		g.p("int a[4] = {%d, %d, %d, %d};", g.r.Intn(3), g.r.Intn(3), g.r.Intn(3), g.r.Intn(3))
 	}
 	g.p("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;")
+	if g.calls {
+		g.helpers()
+	}
 	nt := 2 + g.r.Intn(2)
 	for t := 0; t < nt; t++ {
 		g.p("void *t%d(void *arg) {", t)
@@ -243,6 +259,10 @@ func (g *gen) stmt() {
 		g.domainStmt()
 		return
 	}
+	if g.calls && g.r.Intn(3) == 0 {
+		g.callStmt()
+		return
+	}
 	switch k := g.r.Intn(12); {
 	case k < 4:
 		g.p("%s = %s;", g.lvalue(), g.expr())
@@ -330,3 +350,52 @@ func (g *gen) domainStmt() {
 
 // global returns the name of a random global.
 func (g *gen) global() string { return g.globals[g.r.Intn(len(g.globals))] }
+
+// helpers emits the functions of GenerateCalls: add (a result computed
+// from its parameter, a local and a global, which it also writes), bump (a
+// global through a pointer parameter), sub (another int (int), the other
+// target of the pointer), down (recursion: down(n) makes n+1 activations),
+// __VERIFIER_atomic_swap (an atomic read-modify-write) and quit (may call
+// pthread_exit).
+func (g *gen) helpers() {
+	g.locals, g.ranged = nil, nil
+	g.p("int add(int x) {")
+	g.depth++
+	g.p("int y = x + %s;", g.global())
+	g.p("%s = y;", g.global())
+	g.p("return y;")
+	g.depth--
+	g.p("}")
+	g.p("void bump(int *q) { *q = *q + 1; }")
+	g.p("int sub(int x) { return x - %s; }", g.global())
+	g.p("int down(int n) {")
+	g.depth++
+	g.p("if (n <= 0) return %s;", g.global())
+	g.p("return down(n - 1) + 1;")
+	g.depth--
+	g.p("}")
+	g.p("int __VERIFIER_atomic_swap(int v) { int old = %s; %s = v; return old; }", g.globals[0], g.globals[0])
+	g.p("void quit(int c) { if (c > %d) pthread_exit(0); }", g.r.Intn(3))
+}
+
+// callStmt emits a call of one of the helpers.
+func (g *gen) callStmt() {
+	v := fmt.Sprintf("c%d", g.nlocal)
+	g.nlocal++
+	switch g.r.Intn(6) {
+	case 0:
+		g.p("int %s = add(%s);", v, g.expr())
+		g.locals = append(g.locals, v)
+	case 1:
+		g.p("bump(&%s);", g.global())
+	case 2:
+		g.p("int (*%s)(int) = %s ? add : sub;", v, g.cond())
+		g.p("%s = %s(%s);", g.lvalue(), v, g.atom())
+	case 3:
+		g.p("%s = down(%d);", g.lvalue(), g.r.Intn(3))
+	case 4:
+		g.p("%s = __VERIFIER_atomic_swap(%s);", g.lvalue(), g.expr())
+	default:
+		g.p("quit(%s);", g.atom())
+	}
+}
