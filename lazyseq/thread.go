@@ -96,6 +96,17 @@ type act struct {
 	after program.Label
 }
 
+// atomic reports whether the activation runs inside an atomic function
+// (its own or a caller's call of one), where no switch can happen.
+func (a *act) atomic() bool {
+	for _, f := range a.stack[1:] {
+		if f.Atomic {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *emitter) emit(in *program.Instr) { e.g.Body = append(e.g.Body, in); e.b.size++ }
 
 // mapped emits in as part of the step of orig (see part).
@@ -207,10 +218,12 @@ func (e *emitter) body(a *act) error {
 			return program.Errorf(program.Unsupported, "%s: lazyseq: the sequential program exceeds %d instructions (calls are inlined per call site, thread instance and recursion depth)", in.Pos, MaxInstrs)
 		}
 		l := func(s string) program.Label { return e.l(string(in.Label) + "." + s) }
-		if (a.root && j == 0) || visible(f, in) {
+		if (a.root && j == 0) || visible(f, in) && !a.atomic() {
 			out := e.l(string(in.Label) + ".out")
 			e.pcs = append(e.pcs, point{sw: sw[j], out: out, pos: in.Pos})
-			guard := bin(program.LAnd, bin(program.Eq, e.b.atomic, intc(0)), &program.Nondet{T: program.IntT})
+			// the choice first, so that it is drawn at every switch
+			// point (a checker's trace shows it) whatever the section
+			guard := bin(program.LAnd, &program.Nondet{T: program.IntT}, bin(program.Eq, e.b.atomic, intc(0)))
 			e.emit(&program.Instr{Label: sw[j], Op: program.OpGoto, Rhs: guard, Targets: []program.Label{out}, Pos: in.Pos, Msg: "context switch"})
 		} else {
 			e.emit(&program.Instr{Label: sw[j], Op: program.OpSkip, Pos: in.Pos})
@@ -355,8 +368,9 @@ func (e *emitter) dispatch(in *program.Instr, fp *program.Ref, targets []*progra
 	for _, f := range targets {
 		br := l("to_" + f.Name)
 		branches = append(branches, br)
-		addr := &program.AddrOf{X: &program.FuncRef{Name: f.Name, T: f.Type()}, T: program.PointerTo(f.Type(), e.b.p.Model.PtrSize())}
-		e.emit(&program.Instr{Label: l("dispatch"), Op: program.OpGoto, Rhs: &program.Binary{Op: program.Eq, X: fp, Y: addr, T: program.IntT}, Targets: []program.Label{br}, Pos: in.Pos})
+		// the function designator, as the front end lowers &f and f
+		fn := &program.FuncRef{Name: f.Name, T: f.Type()}
+		e.emit(&program.Instr{Label: l("dispatch"), Op: program.OpGoto, Rhs: &program.Binary{Op: program.Eq, X: fp, Y: fn, T: program.IntT}, Targets: []program.Label{br}, Pos: in.Pos})
 	}
 	e.emit(&program.Instr{Label: l("badcall"), Op: program.OpAssert, Rhs: intc(0), Pos: in.Pos,
 		Prop: string(in.Label) + ".lazyseq_bad_call.1", Msg: "call through " + program.ExprString(in.Func) + ", which points to no function of its type"})

@@ -302,7 +302,8 @@ func (c *checker) binary(x *Binary) {
 			c.errorf("ill-typed shift %s", ExprString(x))
 		}
 	case Eq, Ne, Lt, Le, Gt, Ge, LAnd, LOr:
-		if x.Op != LAnd && x.Op != LOr && !Identical(a, b) && !(a.Kind == Pointer && b.Kind == Pointer) {
+		ptr := func(t *Type) bool { return t.Kind == Pointer || t.Kind == Function } // a function designator decays
+		if x.Op != LAnd && x.Op != LOr && !Identical(a, b) && !(ptr(a) && ptr(b)) {
 			c.errorf("comparison of %s and %s in %s", a, b, ExprString(x))
 		}
 		if !x.T.IsInteger() {

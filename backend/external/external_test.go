@@ -77,7 +77,7 @@ func assertLine(t *testing.T, p *program.Program, pr *Printed) int {
 }
 
 func TestIntValue(t *testing.T) {
-	for s, want := range map[string]int64{"-1412567295 (10101011 11001101 11101111 00000001)": -1412567295, "TRUE": 1, "4294967295": 4294967295, "0": 0} {
+	for s, want := range map[string]int64{"-1412567295 (10101011 11001101 11101111 00000001)": -1412567295, "TRUE": 1, "4294967295": 4294967295, "0": 0, "0xFFFFFFFFFFFFFFFF": -1, "0x10": 16} {
 		if v, ok := IntValue(s); !ok || v.Bits != want {
 			t.Errorf("%q: %v %v", s, v, ok)
 		}

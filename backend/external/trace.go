@@ -52,6 +52,12 @@ func IntValue(s string) (program.Value, bool) {
 	if v, err := strconv.ParseUint(s, 10, 64); err == nil {
 		return program.IntValue(int64(v)), true
 	}
+	// ESBMC prints some values of unsigned 64-bit types in hexadecimal
+	if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		if v, err := strconv.ParseUint(h, 16, 64); err == nil {
+			return program.IntValue(int64(v)), true
+		}
+	}
 	return program.Value{}, false
 }
 
