@@ -26,10 +26,11 @@ type enc struct {
 	// sequential: the program creates no thread (no Spawn: the lazy
 	// sequentialisation's output, an abstraction without threads), so
 	// that no other thread can read or write a global or a heap block:
-	// they are kept like unshared locals, by plain symbolic execution
-	// (state.mem, their initial values in object.init), without
+	// the globals are kept like unshared locals, by plain symbolic
+	// execution (state.mem, their initial values in object.init), without
 	// partial-order events
 	sequential bool
+	past       map[cellKey]val // sequential: values of unwritten cells past an object's init (unwritten)
 	// stored: globals that are not constant because a store through a
 	// pointer may reach them (from an earlier pass); constStored: the
 	// constant globals a store of this pass reached
@@ -681,7 +682,7 @@ func (e *enc) readCell(st *state, th *thread, in *program.Instr, o *object, k in
 		if v, ok := st.mem[key]; ok {
 			return v
 		}
-		return e.unwritten(key)
+		return e.unwritten(o, k)
 	}
 	e.ensureBlock(st, th, in)
 	c := st.cache[key]
@@ -756,7 +757,7 @@ func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k i
 		}
 		old, ok := st.mem[key]
 		if !ok {
-			old = e.unwritten(key)
+			old = e.unwritten(o, k)
 		}
 		st.mem[key] = e.nameVal(iteVal(cond, v, old))
 		return
@@ -781,13 +782,28 @@ func (e *enc) writeCell(st *state, th *thread, in *program.Instr, o *object, k i
 }
 
 // unwritten is the value of an unshared cell that the path has not
-// written: its initial value for a global or heap block of a sequential
-// program, else zero (a local is written by its Decl or its binding
-// first; a path that has not written it does not read it).
-func (e *enc) unwritten(key cellKey) val {
-	o := e.objs[key.obj]
-	if o.init != nil || key.off == liveOff {
-		return o.initVal(key.off)
+// written: its initial value for a global of a sequential program, else
+// zero (a local is written by its Decl or its binding first; a path that
+// has not written it does not read it). Heap blocks stay shared: a
+// pointer of unknown target may meet a block of the previous pass
+// (enc.prev), whose initial values belong to the previous formula.
+func (e *enc) unwritten(o *object, k int64) val {
+	key := cellKey{o.id, k}
+	if o.init != nil && k >= 0 && k < int64(len(o.init)) {
+		return o.init[k]
+	}
+	if o.init != nil {
+		// a cell past the modelled ones (a block of symbolic size): any
+		// value, the same at every read
+		if v, ok := e.past[key]; ok {
+			return v
+		}
+		v := e.freshVal("past", o.cellType(key.off))
+		if e.past == nil {
+			e.past = map[cellKey]val{}
+		}
+		e.past[key] = v
+		return v
 	}
 	return e.zeroVal(o.cellType(key.off))
 }
@@ -890,7 +906,7 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 		if vb, ok := b.mem[k]; ok {
 			r.mem[k] = e.nameVal(iteVal(ga, va, vb))
 		} else if e.objs[k.obj].init != nil {
-			r.mem[k] = e.nameVal(iteVal(ga, va, e.unwritten(k)))
+			r.mem[k] = e.nameVal(iteVal(ga, va, e.unwritten(e.objs[k.obj], k.off)))
 		} else {
 			r.mem[k] = va
 		}
@@ -898,7 +914,7 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 	for _, k := range slices.SortedFunc(maps.Keys(b.mem), cmpCell) {
 		if _, ok := a.mem[k]; !ok {
 			if e.objs[k.obj].init != nil {
-				r.mem[k] = e.nameVal(iteVal(ga, e.unwritten(k), b.mem[k]))
+				r.mem[k] = e.nameVal(iteVal(ga, e.unwritten(e.objs[k.obj], k.off), b.mem[k]))
 			} else {
 				r.mem[k] = b.mem[k]
 			}

@@ -857,7 +857,7 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 		count = e.name(bin("bvmul", resize(cnt, e.offW, false), bvc(e.offW, uint64(ec))))
 	}
 	rec.ndOps = len(rec.nondet)
-	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), !e.sequential)
+	o := e.newObject("heap", program.ArrayOf(lt.Elem, n), true)
 	o.heap = true
 	o.exposed = true
 	if count != nil {

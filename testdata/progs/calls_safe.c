@@ -1,7 +1,7 @@
 // expect: safe
 // bounds: unwind=3 threads=2
-// Threads that call functions: through a pointer chosen by the thread's
-// argument (inc or dec, each under the lock), a recursive one (twice), a
+// Threads that call functions: through a pointer passed by the start
+// routine (inc or dec, each under the lock), a recursive one (twice), a
 // user-defined atomic one, and one that ends the thread with pthread_exit
 // (the dec thread ends after its first call, before its atomic call). g
 // ends 1 + 1 - 1 = 1 and h 2 in every run (gcc -m32 and -m64, 1000 runs
@@ -40,19 +40,28 @@ void finish(int r) {
     pthread_exit((void *)0);
 }
 
-void *worker(void *arg) {
-  void (*f)(int *) = arg ? inc : dec;
+void work(void (*f)(int *), int last) {
   f(&g);
-  finish(arg == 0);
+  finish(last);
   f(&g);
   __VERIFIER_atomic_add(&h, twice(1));
+  return;
+}
+
+void *up(void *arg) {
+  work(inc, 0);
+  return 0;
+}
+
+void *down(void *arg) {
+  work(dec, 1);
   return 0;
 }
 
 int main(void) {
   pthread_t a, b;
-  pthread_create(&a, 0, worker, (void *)1);
-  pthread_create(&b, 0, worker, 0);
+  pthread_create(&a, 0, up, 0);
+  pthread_create(&b, 0, down, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
   assert(g == 1 && h == 2);

@@ -36,19 +36,28 @@ void finish(int r) {
     pthread_exit((void *)0);
 }
 
-void *worker(void *arg) {
-  void (*f)(int *) = arg ? inc : dec;
+void work(void (*f)(int *), int last) {
   f(&g);
-  finish(arg == 0);
+  finish(last);
   f(&g);
   __VERIFIER_atomic_add(&h, twice(1));
+  return;
+}
+
+void *up(void *arg) {
+  work(inc, 0);
+  return 0;
+}
+
+void *down(void *arg) {
+  work(dec, 1);
   return 0;
 }
 
 int main(void) {
   pthread_t a, b;
-  pthread_create(&a, 0, worker, (void *)1);
-  pthread_create(&b, 0, worker, 0);
+  pthread_create(&a, 0, up, 0);
+  pthread_create(&b, 0, down, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
   assert(g == 1 && h == 2);
