@@ -15,8 +15,10 @@
 // its site are taken is cut (assume(0)): the thread bound is stated with
 // every verdict. Instances are ordered: main, then the sites in the order
 // in which a breadth-first walk from main meets them, each site's
-// instances in creation order. Spawning through a function pointer is
-// rejected as unsupported.
+// instances in creation order; the sites of an instance are those of its
+// start routine and of every function its calls may reach. A Spawn
+// through a pointer has a site per possible start routine (the functions
+// of the pointer's type whose address is taken).
 //
 // # The sequential program
 //
@@ -25,9 +27,10 @@
 // (__ls_i_<name>) that keep their values between rounds, and a global
 // program counter __ls_pc_i records where it stopped. Its body starts with
 // a dispatch on __ls_pc_i, then holds every instruction of the start
-// function, each preceded by a context-switch point: when no atomic
-// section is open, the function may (nondeterministically) store the
-// instruction's index in __ls_pc_i and return. The new main calls, for
+// function (and of its callees, inlined), each visible one preceded by a
+// context-switch point: when no atomic section is open, the function may
+// (nondeterministically) store the number of the switch point in
+// __ls_pc_i and return. The new main calls, for
 // round 1..R and each instance in order, the instance's function when it
 // has been created and has not ended. Lock and Unlock are kept (in a
 // sequential program Lock is assume(*m == 0); *m = 1: a blocked thread
@@ -36,6 +39,30 @@
 // ended); atomic sections (AtomicBegin/End) count into __ls_atomic, which
 // disables the switch points. Thread ids follow program.Step: the k-th
 // Spawn executed gets id k (the global __ls_nthreads).
+//
+// # Calls
+//
+// Calls are inlined, per call site, instance and recursion depth: the
+// parameters and locals of each inlined activation become globals of
+// their own (__ls_<i>_<func>_<name>); the Call's step evaluates where the
+// result goes (the address of an Lhs other than a variable), the callee
+// and the arguments into the parameters; a Return of a callee stores its
+// result and jumps back (falling off the end stores 0, as the
+// interpreter). A call of a function that already has Options.Unwind
+// activations on the instance's stack is cut (assume(0)): recursion is
+// bounded by the unwinding, as in every engine. A call through a pointer
+// dispatches over the functions of the pointer's type whose address is
+// taken; a pointer to none (null, a function of another type) fails an
+// assertion of its own, whose run does not replay on the input (UNKNOWN,
+// as the interpreter's execution error): never a run cut silently. The
+// functions used as values stay in the output as stubs, so that a pointer
+// compares with their addresses. A call of a __VERIFIER_atomic_*
+// function counts into __ls_atomic until it returns (and has no switch
+// points inside); Exit in a callee ends the instance as Return in its
+// start routine does. Thread-local storage and the pthread API beyond
+// threads and mutexes need nothing more: the front end lowers them onto
+// locals, parameters, int cells, atomic sections and calls. The output
+// is at most MaxInstrs instructions, else Unsupported naming the limit.
 //
 // Loops stay loops: the sequential checker unwinds each instance's
 // function at each of its R call sites, so a loop runs up to the
@@ -55,6 +82,11 @@
 //     order of program.Step). The caller must replay it on the input with
 //     interp.Replay (cegpv.Check does for every Unsafe answer): only a
 //     replayed run is a counterexample.
-//   - The input is not modified. Function calls are not inlined yet: a
-//     program that calls a function is rejected as unsupported input.
+//   - The input is not modified. What the translation does not take
+//     (main with parameters, a thread result or Join id drawn
+//     nondeterministically, a call's Lhs or a handle at a place drawn
+//     nondeterministically) is Unsupported, naming file:line and the
+//     construct.
+//   - A nondeterministic pointer of a run of the output (an uninitialised
+//     pointer) that points to an object only the output has maps to null.
 package lazyseq
