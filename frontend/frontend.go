@@ -206,6 +206,7 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: pre},
 		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<cegpv-libc>", Value: libcFor(src)}, // libmodel.go
 		// cc may write into the buffer it is given: pass a copy.
 		{Name: file, Value: string(src)},
 	}
@@ -217,7 +218,7 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 	}
 	text := string(src)
 	for range 16 { // each round drops one unused duplicated label
-		sources[2].Value = text
+		sources[3].Value = text
 		ast, err := cc.Translate(cfg, sources)
 		if err == nil {
 			return ast, nil
@@ -227,7 +228,7 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 		}
 		// cc's type checker reports a label defined twice in one function
 		// without a position: find it ourselves.
-		sources[2].Value = text
+		sources[3].Value = text
 		ps, name, derr := duplicateLabel(cfg, sources)
 		if derr != nil {
 			return nil, derr
