@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
 	"cegpv.dev/cegpv"
@@ -30,54 +29,74 @@ import (
 	"cegpv.dev/cegpv/svcomp"
 )
 
-func init() {
-	commands = append(commands, command{"bench", "bench [flags] MANIFEST: run every task of a manifest in one or more modes, write CSV, JSON and an HTML report (report.html)", runBench})
+// benchFlags are the flags of cegpv bench.
+type benchFlags struct {
+	modes, heuristics string
+	jobs              int
+	timeout           time.Duration
+	unwind            int
+	category, match   string
+	limit             int
+	outDir            string
+	extra             string
 }
 
-func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", stderr)
-	var (
-		modes      = fs.String("modes", "plain", "comma-separated modes to run side by side: MODE[@BACKEND][/HEURISTIC], e.g. plain,cegpv,cegpv/cone")
-		heuristics = fs.String("heuristics", "", "comma-separated heuristics: each cegpv mode runs once per heuristic (--modes defaults to cegpv then)")
-		jobs       = fs.Int("j", 2, "parallel jobs")
-		timeout    = fs.Duration("timeout", 60*time.Second, "time limit per task and mode")
-		unwind     = fs.Int("unwind", 5, "unwinding bound")
-		category   = fs.String("category", "", "only tasks of these categories (comma-separated)")
-		match      = fs.String("match", "", "only tasks whose file contains this string")
-		limit      = fs.Int("limit", 0, "at most this many tasks (0: all)")
-		outDir     = fs.String("out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
-		extra      = fs.String("verify-flags", "", "extra flags passed to every cegpv verify run")
-	)
-	pos, err := parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+func newBenchCmd(c *cli) *cobra.Command {
+	var bf benchFlags
+	cmd := command("bench [flags] MANIFEST|TASK.yml|DIR...", "bench",
+		"run a task set in one or more modes; write CSV, JSON, BenchExec's XML and an HTML report",
+		`Runs 'cegpv verify' on every task of a manifest (TSV: file, category,
+expected verdict) or of SV-COMP task definitions (.yml files, or directories
+searched for them), once per mode, each in its own process with the time
+limit, and writes results.csv, results.json, report.html and each run's
+output (out/) into --out (docs/benchmarking.md).`)
+	fs := cmd.Flags()
+	fs.StringVar(&bf.modes, "modes", "plain", "comma-separated modes to run side by side: MODE[@BACKEND][/HEURISTIC], e.g. plain,cegpv,cegpv/cone")
+	fs.StringVar(&bf.heuristics, "heuristics", "", "comma-separated heuristics: each cegpv mode runs once per heuristic (--modes defaults to cegpv then)")
+	fs.IntVarP(&bf.jobs, "jobs", "j", 2, "parallel runs")
+	secondsVar(fs, &bf.timeout, "timeout", 60*time.Second, "time limit per task and mode, in seconds (60) or a duration (60s)")
+	fs.IntVar(&bf.unwind, "unwind", 5, "unwinding bound")
+	fs.StringVar(&bf.category, "category", "", "only tasks of these categories (comma-separated)")
+	fs.StringVar(&bf.match, "match", "", "only tasks whose file contains this string")
+	fs.IntVar(&bf.limit, "limit", 0, "at most this many tasks (0: all)")
+	fs.StringVar(&bf.outDir, "out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
+	fs.StringVar(&bf.extra, "verify-flags", "", "extra flags passed to every cegpv verify run")
+	grouped(fs, groupBench, "modes", "heuristics", "jobs", "verify-flags")
+	grouped(fs, groupBounds, "timeout", "unwind")
+	grouped(fs, groupInput, "category", "match", "limit")
+	grouped(fs, groupOutput, "out")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		code, err := runBench(c, cmd, &bf, args)
+		c.code = code
+		return err
 	}
-	if err != nil || len(pos) == 0 {
-		if err == nil {
-			fmt.Fprintln(stderr, "cegpv bench: want a manifest, or task definitions (.yml files or directories of them)")
-		}
-		return exitUsage
+	return cmd
+}
+
+func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, error) {
+	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
+	if len(pos) == 0 {
+		return exitUsage, usagef("want a manifest, or task definitions (.yml files or directories of them)")
 	}
-	modesSet := false
-	fs.Visit(func(f *flag.Flag) { modesSet = modesSet || f.Name == "modes" })
-	if *heuristics != "" && !modesSet {
+	modes, heuristics, jobs, timeout, unwind := &bf.modes, &bf.heuristics, &bf.jobs, &bf.timeout, &bf.unwind
+	category, match, limit, outDir, extra := &bf.category, &bf.match, &bf.limit, &bf.outDir, &bf.extra
+	if *heuristics != "" && !cmd.Flags().Changed("modes") {
 		*modes = cegpv.ModeCEGPV
 	}
 	modeList, err := benchModes(*modes, *heuristics)
 	if err != nil {
-		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, usageError{err}
 	}
 	tasks, err := benchTasks(pos)
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	tasks = filterTasks(tasks, *category, *match, *limit)
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	rows := make([]report.Row, len(tasks)*len(modeList))
 	loops := make([]json.RawMessage, len(rows))
@@ -85,13 +104,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// a run stopped from outside keeps what it measured.
 	if err := os.MkdirAll(filepath.Join(*outDir, "out"), 0o755); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	partialPath := filepath.Join(*outDir, "results.partial.csv")
 	partial, err := os.Create(partialPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	defer partial.Close()
 	pw := csv.NewWriter(partial)
@@ -120,9 +139,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	prog.Done()
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUnknown
+		return exitUnknown, nil
 	}
-	res := &report.Results{Command: "cegpv bench " + strings.Join(args, " "), Manifest: pos[0], Tasks: rows, Dir: *outDir,
+	res := &report.Results{Command: "cegpv " + strings.Join(c.args, " "), Manifest: pos[0], Tasks: rows, Dir: *outDir,
 		Summary: report.Summarize(rows, modeList)}
 	for i, l := range loops {
 		if l != nil {
@@ -137,7 +156,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if err := writeBench(res); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	partial.Close()
 	os.Remove(partialPath)
@@ -145,10 +164,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fmt.Fprintf(stdout, "results: %s, %s, %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"), filepath.Join(*outDir, "report.html"))
 	for _, s := range res.Summary {
 		if s.Wrong > 0 {
-			return exitUnsafe // a wrong verdict fails the run
+			return exitUnsafe, nil // a wrong verdict fails the run
 		}
 	}
-	return 0
+	return 0, nil
 }
 
 // benchModes expands --modes and --heuristics into the list of modes:
