@@ -115,6 +115,13 @@ func (t Text) Write(o *Outcome) error {
 		if o.Beyond != "" {
 			fmt.Fprintf(w, "(%s)\n", o.Beyond)
 		}
+		if o.Program != nil && len(o.Program.Bodiless) > 0 {
+			fmt.Fprintf(w, "(assuming, as CBMC, that %s, without a body, return%s an arbitrary value and change%s no variable)\n",
+				strings.Join(o.Program.Bodiless, ", "), plural(len(o.Program.Bodiless) == 1, "s", ""), plural(len(o.Program.Bodiless) == 1, "s", ""))
+		}
+		if o.Program != nil && len(program.PropertyDetails(o.Program)) == 0 {
+			fmt.Fprintf(w, "(the program has no assertion: nothing can fail)\n")
+		}
 		fmt.Fprintf(w, "\nVERIFICATION SUCCESSFUL\nTRUE (%s)\n", kind)
 	case "FALSE":
 		if o.FoundWithin != "" {
@@ -378,4 +385,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n-3] + "..."
+}
+
+func plural(one bool, a, b string) string {
+	if one {
+		return a
+	}
+	return b
 }
