@@ -46,7 +46,10 @@ type Graph struct {
 	// Required lists variables every abstraction must keep because the
 	// slicer cannot replace them by a nondeterministic value: those a
 	// function-pointer callee reads (a call of an arbitrary function is not
-	// expressible). Choose and slice.Abstract add them (closed under groups).
+	// expressible), and those that decide whether a step that may fail
+	// fails (checkedVars: an invalid access that a slice dropped would turn
+	// UNKNOWN into a wrong TRUE). Choose and slice.Abstract add them (closed
+	// under groups); Cone widens around them too.
 	Required []Var
 	// AddrInts is set when the program converts an address to an integer;
 	// integer values may then carry addresses (the interpreter keeps the
@@ -361,6 +364,13 @@ func (b *builder) run() {
 				if _, direct := in.Func.(*program.FuncRef); !direct {
 					g.Required = append(g.Required, g.reads(f.Name, in.Func)...)
 				}
+			}
+		}
+	}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if program.InstrMayFail(in) {
+				g.Required = append(g.Required, g.checkedVars(f.Name, in)...)
 			}
 		}
 	}
@@ -714,6 +724,48 @@ func (g *Graph) callees(fe program.Expr) []*program.Func {
 		if program.Identical(f.Type(), t) {
 			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// checkedVars returns the variables an abstraction must keep so that the
+// steps of in that may fail (program.InstrMayFail) are evaluated as in the
+// program: the operands of each Checked subexpression (an index and the
+// indexed object, a dereferenced pointer, which brings its targets through
+// its group, the operands of pointer arithmetic), the pointer of a Free or a
+// Lock, the count of an allocation, and the object the instruction
+// assigns, so that the slicer never turns it into a skip.
+func (g *Graph) checkedVars(fn string, in *program.Instr) []Var {
+	var out []Var
+	for _, e := range in.Operands() {
+		program.Walk(e, func(x program.Expr) bool {
+			if !program.Checked(x) {
+				return true
+			}
+			switch x := x.(type) {
+			case *program.Index:
+				out = append(out, g.objects(fn, x.X)...)
+				g.readsInto(fn, x.I, &out)
+			case *program.FieldSel:
+				out = append(out, g.objects(fn, x.X)...)
+			default: // a dereference, pointer arithmetic or comparison
+				for _, c := range children(x) {
+					g.readsInto(fn, c, &out)
+					out = append(out, g.PointerSources(fn, c)...)
+				}
+			}
+			return true
+		})
+	}
+	switch in.Op {
+	case program.OpAssign:
+		out = append(out, g.objects(fn, in.Lhs)...)
+	case program.OpAlloc:
+		out = append(out, g.objects(fn, in.Lhs)...)
+		g.readsInto(fn, in.Rhs, &out)
+	case program.OpFree, program.OpLock, program.OpUnlock:
+		g.readsInto(fn, in.Rhs, &out)
+		out = append(out, g.PointerSources(fn, in.Rhs)...)
 	}
 	return out
 }

@@ -39,11 +39,16 @@ func (Paper) Name() string { return "paper" }
 
 func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call|Sync) }
 
-// Cone keeps the whole backward cone of influence of the target.
+// Cone keeps the whole backward cone of influence of the target and of the
+// required variables (whose values decide whether a step fails: an
+// abstraction that keeps them but not what they depend on may fail where
+// the program does not).
 type Cone struct{}
 
-func (Cone) Name() string                        { return "cone" }
-func (Cone) Choose(g *Graph, target []Var) []Var { return g.backward(target, -1, 0) }
+func (Cone) Name() string { return "cone" }
+func (Cone) Choose(g *Graph, target []Var) []Var {
+	return g.backward(append(append([]Var(nil), target...), g.Required...), -1, 0)
+}
 
 // Keep keeps an explicit list of variables (`--keep x,y`).
 type Keep struct{ Vars []Var }
