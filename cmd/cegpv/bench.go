@@ -93,6 +93,9 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 		return exitUsage, nil
 	}
 	tasks = filterTasks(tasks, *category, *match, *limit)
+	if err := checkTaskFiles(tasks); err != nil {
+		return exitUsage, usageError{err}
+	}
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
@@ -116,6 +119,11 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 	pw := csv.NewWriter(partial)
 	pw.Write(report.CSVHeader)
 	pw.Flush()
+	meta := benchMeta(bf, time.Now())
+	paths := map[string]string{}
+	for _, t := range tasks {
+		paths[t.File] = t.Path
+	}
 	prog := report.NewBenchProgress(report.NewProgress(stderr, isTerminal(stderr)), len(rows))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(*jobs)
@@ -141,7 +149,8 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUnknown, nil
 	}
-	res := &report.Results{Command: "cegpv " + strings.Join(c.args, " "), Manifest: pos[0], Tasks: rows, Dir: *outDir,
+	meta.End = time.Now().Format(time.RFC3339)
+	res := &report.Results{Command: "cegpv " + strings.Join(c.args, " "), Meta: &meta, Manifest: pos[0], Tasks: rows, Dir: *outDir,
 		Summary: report.Summarize(rows, modeList)}
 	for i, l := range loops {
 		if l != nil {
@@ -154,14 +163,15 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 			res.Loop[rows[i].File][rows[i].Mode] = l
 		}
 	}
-	if err := writeBench(res); err != nil {
+	if err := writeBench(res, modeList, paths); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
 		return exitUsage, nil
 	}
 	partial.Close()
 	os.Remove(partialPath)
 	report.WriteSummaryText(stdout, res.Summary)
-	fmt.Fprintf(stdout, "results: %s, %s, %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"), filepath.Join(*outDir, "report.html"))
+	fmt.Fprintf(stdout, "results: %s, %s, %s; BenchExec's XML: %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"),
+		filepath.Join(*outDir, "report.html"), filepath.Join(*outDir, "results.MODE.xml"))
 	for _, s := range res.Summary {
 		if s.Wrong > 0 {
 			return exitUnsafe, nil // a wrong verdict fails the run
@@ -230,7 +240,30 @@ func splitMode(m string) (mode, be, heuristic string, err error) {
 	return mode, be, heuristic, nil
 }
 
-func writeBench(res *report.Results) error {
+// unreachCallPRP is SV-COMP's unreach-call property file, written beside
+// the result XML files, which name it (table-generator scores by it).
+const unreachCallPRP = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n"
+
+// benchXMLName is the BenchExec result XML file of a mode.
+func benchXMLName(mode string) string {
+	return "results." + strings.NewReplacer("/", "_", "@", "_").Replace(mode) + ".xml"
+}
+
+func writeBench(res *report.Results, modes []string, paths map[string]string) error {
+	prp := filepath.Join(res.Dir, "unreach-call.prp")
+	if err := os.WriteFile(prp, []byte(unreachCallPRP), 0o644); err != nil {
+		return err
+	}
+	absPrp, _ := filepath.Abs(prp)
+	for _, m := range modes {
+		var buf bytes.Buffer
+		if err := report.WriteBenchExecXML(&buf, res.Tasks, m, *res.Meta, absPrp, func(r report.Row) string { return paths[r.File] }); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(res.Dir, benchXMLName(m)), buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.Write(report.CSVHeader)
@@ -351,6 +384,24 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		r.Output = ""
 	}
 	return r, loop
+}
+
+// checkTaskFiles says which task files are missing, before any run: a
+// bench that runs them would only count them UNKNOWN.
+func checkTaskFiles(tasks []manifest.Task) error {
+	var missing []string
+	for _, t := range tasks {
+		if st, err := os.Stat(t.Path); err != nil || st.IsDir() {
+			missing = append(missing, t.Path)
+		}
+	}
+	switch {
+	case len(missing) == 0:
+		return nil
+	case len(missing) > 5:
+		return fmt.Errorf("%d task files missing: %s, ...", len(missing), strings.Join(missing[:5], ", "))
+	}
+	return fmt.Errorf("task file%s missing: %s", map[bool]string{true: "", false: "s"}[len(missing) == 1], strings.Join(missing, ", "))
 }
 
 func lastLine(s string) string {
