@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -107,7 +108,11 @@ func (fl *funcLowerer) external(x *cc.PostfixExpression, name string, as []cc.Ex
 		}
 		return &program.Nondet{T: t}
 	}
-	l.debugOnce("unknown:"+name, "function without a body returns an opaque value", "function", name, "pos", fl.cur.String())
+	if !slices.Contains(l.prog.Bodiless, name) {
+		// CBMC's warning; the model is CBMC's too (program.Program.Bodiless)
+		l.prog.Bodiless = append(l.prog.Bodiless, name)
+		l.log.Warn(fmt.Sprintf("function %s has no body: a call returns an arbitrary value and changes no variable", name), "at", fl.cur.String())
+	}
 	if t.Kind == program.Void || !want {
 		// A marker: the call may return or not; a run through it depends on
 		// the external function.
