@@ -20,6 +20,7 @@ const (
 	Control                      // guard, assume, lock
 	Sync                         // with Control: the guard is a lock (a Lock, or a call of a function that may block, such as a user-defined atomic lock)
 	Call                         // argument → parameter, return → result
+	Loop                         // with Control: the guard is a loop's around the assignment (it decides how often it runs)
 )
 
 func (k EdgeKind) String() string {
@@ -27,7 +28,7 @@ func (k EdgeKind) String() string {
 	for _, x := range []struct {
 		k EdgeKind
 		n string
-	}{{Data, "data"}, {Control, "control"}, {Sync, "sync"}, {Call, "call"}} {
+	}{{Data, "data"}, {Control, "control"}, {Sync, "sync"}, {Call, "call"}, {Loop, "loop"}} {
 		if k&x.k != 0 {
 			parts = append(parts, x.n)
 		}
@@ -1003,6 +1004,21 @@ func (b *builder) controls() {
 func (b *builder) funcEdges(f *program.Func) {
 	g, fn := b.g, f.Name
 	deps := b.deps[fn]
+	succs := f.Succs()
+	loops := loopComponents(succs)
+	// exits: the branch at j leaves its loop (a loop's guard, not an if
+	// inside the loop's body)
+	exits := func(j int) bool {
+		if f.Body[j].Op != program.OpGoto {
+			return false
+		}
+		for _, s := range succs[j] {
+			if loops[s] != loops[j] {
+				return true
+			}
+		}
+		return false
+	}
 	for i, in := range f.Body {
 		writes := b.instrWrites(f, in)
 		// data edges: the value stored and the address it is stored at
@@ -1059,17 +1075,21 @@ func (b *builder) funcEdges(f *program.Func) {
 			}
 		}
 		// control edges: the guards this instruction depends on
-		var ctl, sync []Var
+		var ctl, sync, loop []Var
 		for _, j := range deps[i] {
 			gr := b.guardReads(f, f.Body[j])
 			ctl = append(ctl, gr...)
 			if op := f.Body[j].Op; op == program.OpLock || op == program.OpCall {
 				sync = append(sync, gr...)
 			}
+			if loops[j] >= 0 && loops[j] == loops[i] && exits(j) {
+				loop = append(loop, gr...)
+			}
 		}
 		ctl = dedupe(ctl)
 		b.edges(ctl, writes, Control)
 		b.edges(dedupe(sync), writes, Control|Sync)
+		b.edges(dedupe(loop), writes, Control|Loop)
 		if in.Op == program.OpAssert {
 			vs := append(g.reads(fn, in.Rhs), ctl...)
 			g.Props[in.Prop] = append(g.Props[in.Prop], append(vs, b.ctx[fn]...)...)
