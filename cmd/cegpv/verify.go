@@ -81,7 +81,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&v.maxKeptShare, "max-kept-share", 0.8, "an abstraction keeping at least this share of the variables is skipped for a check of the whole program (1: never)")
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
-	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
+	fs.StringVar(&v.dump, "dump", "", "directory for every program a backend check was given (check-N.c, as the checker read it) with its log (check-N.log), and, in mode cegpv, every abstract, reconstructed and refined program")
 	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions, and with --unwinding-assertions the unwinding properties of loops and recursive calls) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVarP(&v.jobs, "jobs", "j", 2, "parallel checks for --each-property")
@@ -435,6 +435,9 @@ func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 	be, err := mk(vf, log.Named(vf.backend))
 	if err != nil {
 		return nil, err
+	}
+	if vf.dump != "" { // every check's program and log, in every mode
+		be = backend.Dumped(be, vf.dump, func(err error) { log.Warn("dump", "error", err) })
 	}
 	return be, nil
 }
