@@ -173,7 +173,7 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 	fmt.Fprintf(stdout, "results: %s, %s, %s; BenchExec's XML: %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"),
 		filepath.Join(*outDir, "report.html"), filepath.Join(*outDir, "results.MODE.xml"))
 	for _, s := range res.Summary {
-		if s.Wrong > 0 {
+		if s.Wrong() > 0 {
 			return exitUnsafe, nil // a wrong verdict fails the run
 		}
 	}
@@ -369,7 +369,7 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 			loop = o.CEGPV
 		}
 	}
-	r.Status = report.Classify(t.Expected, r.Verdict, r.Proof)
+	report.Classify(&r)
 	if r.Verdict == "FALSE" {
 		r.Page = page
 	} else {
