@@ -60,7 +60,7 @@ func TestESBMCOwnWords(t *testing.T) {
 	dump := t.TempDir()
 	file := filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "lazy_counter_unsafe.c")
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"verify", "--backend", "esbmc", "--esbmc", bin, "--mode", "plain", "-v", "--dump", dump, "--unwind", "3", file}, &out, &errb)
+	code := run(context.Background(), []string{"verify", "--backend", "esbmc", "--esbmc", bin, "--mode", "plain", "--explicit=false", "-v", "--dump", dump, "--unwind", "3", file}, &out, &errb)
 	if code != exitUnsafe {
 		t.Fatalf("exit %d; output:\n%s\n%s", code, out.String(), errb.String())
 	}
