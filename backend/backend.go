@@ -126,6 +126,10 @@ type Result struct {
 	Bounds   Bounds       // the bounds the verdict holds for
 	Stats    Stats
 	Log      string // raw backend output, for --dump and debugging
+	// Input is the program as the backend handed it to its checker (an
+	// external checker's C file, whose line numbers its trace names), for
+	// --dump; "" when it is the program itself.
+	Input string
 }
 
 // Stats are the numbers a check reports.
@@ -138,6 +142,9 @@ type Stats struct {
 	SolverTime time.Duration // time spent in the solver
 	EncodeTime time.Duration
 	Total      time.Duration
+	// Checker is an external checker's own account of its work, in its
+	// words (ESBMC: its schedule reduction line), "" for the others.
+	Checker string
 }
 
 // Error kinds, re-exported from program for convenience.

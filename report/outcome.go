@@ -87,6 +87,9 @@ type Stats struct {
 	EncodeSec    float64 `json:"encode_seconds"`
 	SolverSec    float64 `json:"solver_seconds"`
 	TotalSec     float64 `json:"total_seconds"`
+	// Checker is an external checker's own account of its work
+	// (backend.Stats.Checker).
+	Checker string `json:"checker_stats,omitempty"`
 }
 
 // Fill copies the library's report into o.
@@ -94,7 +97,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	res := r.Result
 	o.Result = res
 	o.Stats = Stats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
-		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
+		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds(), Checker: res.Stats.Checker}
 	o.Verdict = r.Verdict.SVCOMP()
 	if o.DataModel == "" && r.Program != nil {
 		o.DataModel = string(r.Program.Model) // the model the program was lowered in

@@ -94,12 +94,23 @@ func (t Text) Write(o *Outcome) error {
 		// the input was not read or not lowered: nothing ran to count
 	} else if s.States > 0 && s.Events == 0 {
 		fmt.Fprintf(w, "stats: explicit-state search, %d states, search %.2fs, total %.2fs\n", s.States, s.SolverSec, s.TotalSec)
+	} else if s.Events == 0 && s.SMTAsserts == 0 && o.Backend != "" && o.Backend != "builtin" {
+		// an external checker: its own words, and how long it ran
+		fmt.Fprintf(w, "stats: %s ran %.2fs, total %.2fs", o.Backend, s.SolverSec, s.TotalSec)
+		if s.Checker != "" {
+			fmt.Fprintf(w, "; %s: %s", o.Backend, s.Checker)
+		}
+		fmt.Fprintln(w)
 	} else {
 		fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 			s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
 	}
 	if o.DecidedBy != "" {
-		fmt.Fprintf(w, "decided by %s\n", o.DecidedBy)
+		by := o.DecidedBy
+		if o.Backend != "" {
+			by = strings.Replace(by, "the backend", "the backend ("+o.Backend+")", 1) // which engine
+		}
+		fmt.Fprintf(w, "decided by %s\n", by)
 	}
 	// the verdict comes last: SV-COMP's word is the last line (BenchExec
 	// tool-info modules read it)

@@ -97,6 +97,20 @@ func (o *Output) Tail() string {
 	return t
 }
 
+// Verdict returns the checker's verdict line (the last one beginning with
+// VERIFICATION, as CBMC and ESBMC print it), else the end of its output.
+func (o *Output) Verdict() string {
+	for _, b := range [][]byte{o.Stderr, o.Stdout} {
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		for i := len(lines) - 1; i >= 0; i-- {
+			if strings.HasPrefix(lines[i], "VERIFICATION ") {
+				return lines[i]
+			}
+		}
+	}
+	return o.Tail()
+}
+
 // Unexpected returns an error of kind Crash for an exit code the adapter
 // does not know.
 func (o *Output) Unexpected(tool string) error {
