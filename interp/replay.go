@@ -214,18 +214,22 @@ func Confirm(p *program.Program, run *program.Run) (_ *program.Run, err error) {
 // is a divergence.
 func Replay(p *program.Program, run *program.Run) (_ *Outcome, err error) {
 	defer program.Recover(&err)
-	return replay(p, run, nil)
+	return replay(p, run, nil, nil)
 }
 
 // replay is Replay; snap, when not nil, is called with the machine before
-// each step and once after the last one (Configs).
-func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine)) (*Outcome, error) {
+// each step and once after the last one (Configs); ob, when not nil,
+// records the accesses of each step (Observe).
+func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine), ob *observer) (*Outcome, error) {
 	if run == nil {
 		return nil, program.Errorf(program.Internal, "replay of a nil run")
 	}
 	m, err := machine.New(p)
 	if err != nil {
 		return nil, err
+	}
+	if ob != nil {
+		ob.start(m)
 	}
 	ix := program.NewIndex(p)
 	out := &Outcome{Step: -1, Run: &program.Run{Steps: make([]program.Step, 0, len(run.Steps))}}
@@ -277,6 +281,9 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 			}
 		}
 		src := &replaySource{m: m, t: t, vals: s.Nondet}
+		if ob != nil {
+			ob.step, ob.thread = i, s.Thread
+		}
 		pick := func(targets []program.Label) program.Label {
 			for _, n := range run.Steps[i+1:] {
 				if n.Thread == s.Thread {
@@ -324,6 +331,9 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 		}
 		if unw != nil {
 			unw.Left(t)
+		}
+		if ob != nil {
+			ob.Returned[i] = res.Returned
 		}
 		if s.Assigned != nil {
 			out.Diffs = append(out.Diffs, diffWrites(i, s, s.Assigned, res.Writes)...)
