@@ -62,7 +62,7 @@ var deps = map[string][]string{
 	"":         {"backend", "depgraph", "explicit", "interp", "observer", "program", "reconstruct", "refine", "slice"},
 
 	"validate": {"", "backend", "interp", "program", "witness"},
-	"report":   {"", "backend", "program", "witness"},
+	"report":   {"", "backend", "interp", "program", "witness"},
 	"cmd/cegpv": {"", "backend", "backend/builtin", "backend/cbmc", "backend/esbmc", "backend/external", "backend/smt", "depgraph", "frontend",
 		"internal/manifest", "internal/proc", "lazyseq", "overflow", "program", "report", "slice", "svcomp", "validate", "witness"},
 }

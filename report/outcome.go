@@ -40,10 +40,14 @@ type Outcome struct {
 	DataModel   string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
-	DecidedBy string     `json:"decided_by,omitempty"`
-	Trace     []Step     `json:"trace,omitempty"`
-	Stats     Stats      `json:"stats"`
-	CEGPV     *LoopStats `json:"cegpv,omitempty"`
+	DecidedBy string `json:"decided_by,omitempty"`
+	// Initial are the initial values of the globals the trace reads or
+	// writes; TraceError says why the trace shows no reads (Steps).
+	Initial    []Store    `json:"initial_values,omitempty"`
+	TraceError string     `json:"trace_error,omitempty"`
+	Trace      []Step     `json:"trace,omitempty"`
+	Stats      Stats      `json:"stats"`
+	CEGPV      *LoopStats `json:"cegpv,omitempty"`
 	// ChildrenRSSKB is the peak resident set of the largest child process
 	// (the SMT solver), for cegpv bench's memory column.
 	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
@@ -114,7 +118,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 		o.Description = Describe(r.Program, r.Property)
 	}
 	if r.Run != nil {
-		o.Trace = Steps(r.Program, r.Run)
+		o.SetTrace(r.Program, r.Run)
 		for _, ov := range r.Overflows {
 			if ov.Step < len(o.Trace) {
 				o.Trace[ov.Step].Overflow = ov.Msg
@@ -127,6 +131,15 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 			cs.Kept = append(cs.Kept, string(k))
 		}
 		o.CEGPV = cs
+	}
+}
+
+// SetTrace sets the trace of o to run, a replayed run of p (Steps): its
+// steps, initial values, and why it shows no reads.
+func (o *Outcome) SetTrace(p *program.Program, run *program.Run) {
+	var err error
+	if o.Trace, o.Initial, err = Steps(p, run); err != nil {
+		o.TraceError = err.Error()
 	}
 }
 
