@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"strings"
+
 	"cegpv.dev/cegpv/internal/machine"
 	"cegpv.dev/cegpv/program"
 )
@@ -15,8 +17,10 @@ type Read struct {
 	// when the cell holds its initial value (a global's initialiser, or
 	// zero).
 	By int
-	// Shared: the cell is of a global or a heap block, or another thread
-	// than the reader stored its value (a local reached through a pointer).
+	// Shared: the cell is of a global, a heap block, or a local of an
+	// activation not on the reader's stack (another thread's, reached
+	// through a pointer), or another thread stored the value (other than
+	// by passing a started thread its argument).
 	Shared bool
 }
 
@@ -49,7 +53,10 @@ type cell struct {
 	k   int64
 }
 
-type writer struct{ step, thread int }
+type writer struct {
+	step, thread int
+	spawn        bool // the store passes a started thread its argument
+}
 
 // observer records the accesses of a replay (machine.Machine.Observe).
 type observer struct {
@@ -57,6 +64,7 @@ type observer struct {
 	m      *machine.Machine
 	step   int // index of the step executing
 	thread int
+	spawn  bool // the step starts a thread
 	last   map[cell]writer // the step that last stored each cell
 }
 
@@ -87,7 +95,7 @@ func isGlobal(m *machine.Machine, loc string) bool {
 func (ob *observer) access(a machine.Access) {
 	c := cell{a.Obj, a.Cell}
 	if a.Write {
-		ob.last[c] = writer{ob.step, ob.thread}
+		ob.last[c] = writer{ob.step, ob.thread, ob.spawn}
 		return
 	}
 	w, ok := ob.last[c]
@@ -95,6 +103,17 @@ func (ob *observer) access(a machine.Access) {
 	if ok {
 		r.By = w.step
 	}
-	r.Shared = a.Obj.Heap || ob.m.Globals[a.Obj.Name] == a.Obj || ok && w.thread != ob.thread
+	r.Shared = a.Obj.Heap || ob.m.Globals[a.Obj.Name] == a.Obj || !ob.onStack(a.Obj) || ok && w.thread != ob.thread && !w.spawn
 	ob.Reads[ob.step] = append(ob.Reads[ob.step], r)
+}
+
+// onStack says whether o is a local of an activation of the thread that
+// executes the step.
+func (ob *observer) onStack(o *machine.Object) bool {
+	for _, fr := range ob.m.Threads[ob.thread].Frames {
+		if fr.Vars[strings.TrimPrefix(o.Name, fr.Fn.Name+"::")] == o {
+			return true
+		}
+	}
+	return false
 }

@@ -282,7 +282,7 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine),
 		}
 		src := &replaySource{m: m, t: t, vals: s.Nondet}
 		if ob != nil {
-			ob.step, ob.thread = i, s.Thread
+			ob.step, ob.thread, ob.spawn = i, s.Thread, cur.Op == program.OpSpawn
 		}
 		pick := func(targets []program.Label) program.Label {
 			for _, n := range run.Steps[i+1:] {
