@@ -64,7 +64,7 @@ type observer struct {
 	m      *machine.Machine
 	step   int // index of the step executing
 	thread int
-	spawn  bool // the step starts a thread
+	spawn  bool            // the step starts a thread
 	last   map[cell]writer // the step that last stored each cell
 }
 

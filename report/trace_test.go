@@ -9,8 +9,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"cegpv.dev/cegpv/frontend"
-	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/internal/lemmatest"
+	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
