@@ -70,6 +70,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -330,7 +331,7 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 
 // deepen is iterative deepening for bugs, as in the built-in backend but
 // shallower: the whole loop runs at unwind 1 and 2 (below Bounds.Unwind)
-// first, each run with at most deepenShare of the time left, and the first
+// first, each run with at most deepenShare of the CPU time left, and the first
 // violation found is the answer (it is a run of the original program,
 // replayed like any other, found at smaller bounds). A Safe run says
 // nothing about deeper runs; an Unknown one ends the deepening. The
@@ -356,7 +357,7 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	var sets []KeptSet
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
-		sctx, cancel := backend.WithShare(ctx, deepenShare)
+		sctx, cancel := budget.WithShare(ctx, "a shallow run of the deepening", deepenShare, 0)
 		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k), shallow: true}
 		w.opts.Bounds.Unwind = k
 		res, err := w.run(sctx)
@@ -383,8 +384,8 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	return Result{}, false, kept
 }
 
-// deepenShare is the share of the time left one shallow run of deepen may
-// use.
+// deepenShare is the share of the CPU time left (budget.Left) one shallow
+// run of deepen may use.
 const deepenShare = 0.125
 
 type verifier struct {

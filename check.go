@@ -13,6 +13,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -173,7 +174,15 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 	if c.opts.Beyond == 0 {
 		c.opts.Beyond = DefaultBeyond
 	}
+	// every budget inside is CPU time (package budget), shares of this
+	// nominal total: the wall-clock timeout is the only wall-clock limit
+	total := opts.Bounds.Timeout
+	if dl, ok := ctx.Deadline(); ok && (total <= 0 || time.Until(dl) < total) {
+		total = time.Until(dl)
+	}
+	ctx, stop := budget.Start(ctx, "the check", total)
 	rep := c.check(ctx, p)
+	stop()
 	if rep.Run != nil && rep.Program != nil {
 		ovs, err := interp.Overflows(rep.Program, rep.Run)
 		if err != nil {
@@ -242,7 +251,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	t0 := time.Now()
+	u0 := budget.Used(ctx)
 	qSafe := false
 	if q, n := program.WithoutOpaque(p); n > 0 {
 		if err := sanityCheck(c.opts.Sanity, "cutting the opaque draws", q); err != nil {
@@ -250,7 +259,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 			return rep
 		}
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
-		qctx, cancel := backend.WithShare(ctx, 0.5)
+		qctx, cancel := budget.WithShare(ctx, "the check without opaque draws", 0.5, 0)
 		r2 := c.newReport(p)
 		res2, loop2, by2, err2 := c.mode(qctx, q)
 		cancel()
@@ -270,7 +279,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
 	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.Beyond > 0 {
-		c.beyond(ctx, rep, p, time.Since(t0))
+		c.beyond(ctx, rep, p, budget.Used(ctx)-u0)
 	}
 	return rep
 }
@@ -299,7 +308,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 			return answer{res: res, by: ByBackend}, err
 		}
 		if probe := c.probe(); probe > 0 {
-			pctx, cancel := context.WithTimeout(ctx, probe)
+			pctx, cancel := budget.WithLimit(ctx, "the probe", probe)
 			res, err := c.opts.Backend.Check(pctx, work, c.opts.Bounds)
 			cancel()
 			if err == nil && res.Verdict != backend.Unknown {
@@ -403,16 +412,16 @@ func (c *checker) explicitOptions() explicit.Options {
 }
 
 // beyond looks for a violation of p beyond the bounds after the bounded
-// TRUE in rep, which took elapsed (Beyond): for twice that time, at least
-// 15s, at most opts.Beyond and at most half the time left; the backend
-// only when elapsed is at most half of that. A violation found replaces
-// the TRUE (judged, so replayed on p, like any other).
+// TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
+// time, at least 15s, at most opts.Beyond and at most half the CPU time
+// left; the backend only when elapsed is at most half of that. A violation
+// found replaces the TRUE (judged, so replayed on p, like any other).
 func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, elapsed time.Duration) {
-	budget := min(c.opts.Beyond, max(15*time.Second, 2*elapsed))
-	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Until(dl)/2)
+	limit := min(c.opts.Beyond, max(15*time.Second, 2*elapsed))
+	if left, ok := budget.Left(ctx); ok {
+		limit = min(limit, left/2)
 	}
-	if budget <= 0 {
+	if limit <= 0 {
 		return
 	}
 	q := p
@@ -424,13 +433,12 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 	}
 	// a deeper check costs more than the one within the bounds: when that
 	// took more than half the budget, only the explicit search runs
-	noBackend := elapsed > budget/2
+	noBackend := elapsed > limit/2
 	if noBackend && (c.opts.NoExplicit || !explicit.Applies(q)) {
 		return
 	}
-	bctx, cancel := context.WithTimeout(ctx, budget)
+	bctx, cancel := budget.WithLimit(ctx, "the search beyond the bounds", limit)
 	defer cancel()
-	start := time.Now()
 	res, how, found := Beyond(bctx, q, BeyondOptions{Backend: c.opts.Backend, Bounds: c.opts.Bounds, NoExplicit: c.opts.NoExplicit, NoBackend: noBackend, Logger: c.log.Named("beyond")})
 	switch {
 	case found && res.Verdict == backend.Unsafe:
@@ -454,7 +462,7 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 		rep.decidedBy(ByBeyond)
 		return
 	}
-	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
+	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", budget.Used(bctx).Seconds())
 }
 
 // propertyBounds returns the bounds of a check of property prop of p
@@ -604,6 +612,7 @@ func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backen
 	}
 	ch := make(chan ret, 1)
 	go func() {
+		defer budget.Enter(ctx)()
 		var r ret
 		defer func() {
 			if x := recover(); x != nil { // the backend's bug: its answer is the error

@@ -29,7 +29,8 @@ import (
 var deps = map[string][]string{
 	"program":            nil,
 	"internal/heap":      nil,
-	"internal/proc":      nil,
+	"internal/budget":    nil,
+	"internal/proc":      {"internal/budget"},
 	"internal/manifest":  {"program"},
 	"internal/progen":    nil,
 	"internal/testenv":   {"internal/manifest", "program"},
@@ -53,13 +54,13 @@ var deps = map[string][]string{
 	"lazyseq":     {"backend", "program"},
 
 	"backend/smt":      {"internal/proc", "program"},
-	"backend/builtin":  {"analysis", "backend", "backend/smt", "internal/heap", "interp", "program"},
+	"backend/builtin":  {"analysis", "backend", "backend/smt", "internal/budget", "internal/heap", "interp", "program"},
 	"backend/external": {"backend", "internal/proc", "interp", "program"},
 	"backend/esbmc":    {"backend", "backend/external", "program"},
 	"backend/cbmc":     {"backend", "backend/external", "program"},
 
-	"explicit": {"analysis", "backend", "internal/heap", "internal/machine", "interp", "program"},
-	"":         {"backend", "depgraph", "explicit", "interp", "observer", "program", "reconstruct", "refine", "slice"},
+	"explicit": {"analysis", "backend", "internal/budget", "internal/heap", "internal/machine", "interp", "program"},
+	"":         {"backend", "depgraph", "explicit", "internal/budget", "interp", "observer", "program", "reconstruct", "refine", "slice"},
 
 	"validate": {"", "backend", "interp", "program", "witness"},
 	"report":   {"", "backend", "program", "witness"},
