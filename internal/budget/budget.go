@@ -484,7 +484,10 @@ func Race[T any](ctx context.Context, decisive func(T, error) bool, es ...Engine
 		}
 		ectx, cancel := context.WithCancelCause(ctx)
 		ectx = context.WithValue(ectx, key{}, c)
-		clocks[i], cancels[i], moved[i] = c, cancel, time.Now()
+		parent.lock() // rc.now reads clocks under it
+		clocks[i] = c
+		parent.unlock()
+		cancels[i], moved[i] = cancel, time.Now()
 		running++
 		go func() {
 			leave := c.enter()

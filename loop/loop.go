@@ -1,9 +1,12 @@
-// Package cegpv is the controller of counter-example guided program
+// Package loop is the CEGPV loop of counter-example guided program
 // verification (Abdulla, Atig, Diep): it slices a program to a few
 // variables, asks a backend about the abstraction, checks every abstract
 // counterexample against the original program by reconstruction, and
 // refines the abstraction by excluding the counterexamples that turned out
-// spurious, until the verdict is final.
+// spurious, until the loop's answer is final. The verdict (the portfolio
+// of engines around the loop, the search beyond the bounds, the judge of
+// every answer) is the module root's, cegpv.Check; the loop never imports
+// it.
 //
 // The loop implemented by Verify (design.md §1, order-only variant of §6):
 //
@@ -55,7 +58,7 @@
 // original program confirmed by interp.Replay before it is returned; a
 // reconstruction that errors or times out makes the answer UNKNOWN, never
 // "spurious".
-package cegpv
+package loop
 
 import (
 	"context"
@@ -71,6 +74,7 @@ import (
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/internal/budget"
+	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -128,7 +132,8 @@ type Options struct {
 	// the observer): a program forced to follow a counterexample's order
 	// has few interleavings, which the search runs through in seconds
 	// where an encoding or an interleaving-exploring checker can take
-	// minutes (docs/bench/esbmc-wmm). Check sets it unless NoExplicit.
+	// minutes (docs/bench/esbmc-wmm). cegpv.Check sets it unless
+	// NoExplicit.
 	Search *explicit.Options
 	// NoGeneralise turns off the generalisation of spurious
 	// counterexamples by the monitor strategy (generalise.go): each one
@@ -216,7 +221,7 @@ type KeptSet struct {
 // of an unwinding property alone (Property) is that check only.
 func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, err error) {
 	defer program.Recover(&err)
-	if opts.Bounds, err = propertyBounds(p, opts.Property, opts.Bounds); err != nil {
+	if opts.Bounds, err = PropertyBounds(p, opts.Property, opts.Bounds); err != nil {
 		return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 	}
 	uwa := opts.Bounds // the bounds of the unwinding check
@@ -254,7 +259,7 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 		if err != nil {
 			return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 		}
-		if err := sanityCheck(opts.Sanity, "the property's selection", w); err != nil {
+		if err := SanityCheck(opts.Sanity, "the property's selection", w); err != nil {
 			return Result{Result: backend.Result{Reason: err.Error()}}, err
 		}
 		v.work = w
@@ -525,9 +530,9 @@ func (v *verifier) check(ctx context.Context, q *program.Program, name string) (
 }
 
 // confirm replays a run on the original program (soundness rule 1, by
-// Judge, the rule Check applies to every answer).
+// interp.Judge, as the verdict's judge does every answer).
 func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error) {
-	replayed, prop, opaque, err := Judge(v.p, run)
+	replayed, prop, opaque, err := interp.Judge(v.p, run)
 	if err != nil {
 		return Result{}, err
 	}
@@ -563,12 +568,12 @@ func blockersText(seq []string, blks []backend.Blocker) string {
 
 // sane checks q, the output of pass, when Options.Sanity is on.
 func (v *verifier) sane(pass string, q *program.Program) error {
-	return sanityCheck(v.opts.Sanity, fmt.Sprintf("%s (unwind %d, level %d)", pass, v.opts.Bounds.Unwind, v.level), q)
+	return SanityCheck(v.opts.Sanity, fmt.Sprintf("%s (unwind %d, level %d)", pass, v.opts.Bounds.Unwind, v.level), q)
 }
 
-// sanityCheck is Options.Sanity: when on, program.Check on q, the output
+// SanityCheck is Options.Sanity: when on, program.Check on q, the output
 // of pass; a violated invariant is an internal error naming the pass.
-func sanityCheck(on bool, pass string, q *program.Program) error {
+func SanityCheck(on bool, pass string, q *program.Program) error {
 	if !on {
 		return nil
 	}
@@ -615,4 +620,25 @@ func (v *verifier) dump(name string, q *program.Program) {
 	if _, err := program.Print(f, q); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
+}
+
+// PropertyBounds returns the bounds of a check of property prop of p
+// (Options.Property): for an unwinding property, unwinding assertions on
+// for it alone (Bounds.UnwindingOnly); for an assertion, none (the
+// unwinding properties are properties of their own, checked apart); for
+// all properties (""), b.
+func PropertyBounds(p *program.Program, prop string, b backend.Bounds) (backend.Bounds, error) {
+	switch {
+	case prop == "":
+	case program.IsUnwinding(prop):
+		u, ok := program.UnwindingByID(p, prop)
+		if !ok {
+			_, err := program.OnlyProperty(p, prop) // its error lists the ids
+			return b, err
+		}
+		b.UnwindingAssertions, b.UnwindingOnly = true, u.Key()
+	default:
+		b.UnwindingAssertions, b.UnwindingOnly = false, ""
+	}
+	return b, nil
 }

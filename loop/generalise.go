@@ -1,4 +1,4 @@
-package cegpv
+package loop
 
 // Generalisation of a spurious counterexample before it is excluded (the
 // monitor strategy, code to code; issue 16).
@@ -88,7 +88,7 @@ package cegpv
 // limitShare of the time left (at most limitMax). NoViolation is the
 // verdict: SAFE within the bounds (a proof when the search cut no run and
 // unwinding assertions were asked for, as every explicit answer, see
-// explicit.Check and judge); a violation is a run of P, replayed on P
+// explicit.Check and cegpv.Check's judge); a violation is a run of P, replayed on P
 // (confirm) before it is FALSE (one that draws an opaque value, or does
 // not replay, changes nothing: the loop goes on); a search that gives up
 // changes nothing.
