@@ -67,7 +67,7 @@ var deps = map[string][]string{
 
 	"validate": {"", "backend", "interp", "program", "witness"},
 	"report":   {"", "backend", "loop", "program", "witness"},
-	"cmd/cegpv": {"", "backend", "backend/builtin", "backend/cbmc", "backend/esbmc", "backend/smt", "depgraph", "frontend",
+	"cmd/cegpv": {"", "backend", "backend/builtin", "backend/cbmc", "backend/esbmc", "backend/external", "backend/smt", "depgraph", "frontend",
 		"internal/manifest", "internal/proc", "lazyseq", "loop", "overflow", "program", "report", "slice", "svcomp", "validate", "witness"},
 }
 

@@ -1,6 +1,7 @@
 package depgraph
 
 import (
+	"slices"
 	"sort"
 
 	"cegpv.dev/cegpv/program"
@@ -227,4 +228,58 @@ func postDominators(succ [][]int, exit int) []int {
 	}
 	idom[exit] = -1
 	return idom
+}
+
+// loopComponents returns, for each node of the CFG succ, the id of the
+// cycle it lies on (its strongly connected component when that has a
+// cycle), or -1 when it lies on none (Tarjan's algorithm).
+func loopComponents(succ [][]int) []int {
+	n := len(succ)
+	index, low, comp := make([]int, n), make([]int, n), make([]int, n)
+	for i := range index {
+		index[i], comp[i] = -1, -1
+	}
+	onStack := make([]bool, n)
+	var stack []int
+	next, ncomp := 0, 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range succ[v] {
+			if index[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] != index[v] {
+			return
+		}
+		var members []int
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[w] = false
+			members = append(members, w)
+			if w == v {
+				break
+			}
+		}
+		if len(members) > 1 || slices.Contains(succ[v], v) {
+			for _, w := range members {
+				comp[w] = ncomp
+			}
+			ncomp++
+		}
+	}
+	for v := range n {
+		if index[v] < 0 {
+			visit(v)
+		}
+	}
+	return comp
 }

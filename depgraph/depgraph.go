@@ -20,6 +20,7 @@ const (
 	Control                      // guard, assume, lock
 	Sync                         // with Control: the guard is a lock (a Lock, or a call of a function that may block, such as a user-defined atomic lock)
 	Call                         // argument → parameter, return → result
+	Loop                         // with Control: the guard is a loop's around the assignment (it decides how often it runs)
 )
 
 func (k EdgeKind) String() string {
@@ -27,7 +28,7 @@ func (k EdgeKind) String() string {
 	for _, x := range []struct {
 		k EdgeKind
 		n string
-	}{{Data, "data"}, {Control, "control"}, {Sync, "sync"}, {Call, "call"}} {
+	}{{Data, "data"}, {Control, "control"}, {Sync, "sync"}, {Call, "call"}, {Loop, "loop"}} {
 		if k&x.k != 0 {
 			parts = append(parts, x.n)
 		}
@@ -46,7 +47,10 @@ type Graph struct {
 	// Required lists variables every abstraction must keep because the
 	// slicer cannot replace them by a nondeterministic value: those a
 	// function-pointer callee reads (a call of an arbitrary function is not
-	// expressible). Choose and slice.Abstract add them (closed under groups).
+	// expressible), and those that decide whether a step that may fail
+	// fails (checkedVars: an invalid access that a slice dropped would turn
+	// UNKNOWN into a wrong TRUE). Choose and slice.Abstract add them (closed
+	// under groups); Cone widens around them too.
 	Required []Var
 	// AddrInts is set when the program converts an address to an integer;
 	// integer values may then carry addresses (the interpreter keeps the
@@ -361,6 +365,13 @@ func (b *builder) run() {
 				if _, direct := in.Func.(*program.FuncRef); !direct {
 					g.Required = append(g.Required, g.reads(f.Name, in.Func)...)
 				}
+			}
+		}
+	}
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if program.InstrMayFail(in) {
+				g.Required = append(g.Required, g.checkedVars(f.Name, in)...)
 			}
 		}
 	}
@@ -718,6 +729,48 @@ func (g *Graph) callees(fe program.Expr) []*program.Func {
 	return out
 }
 
+// checkedVars returns the variables an abstraction must keep so that the
+// steps of in that may fail (program.InstrMayFail) are evaluated as in the
+// program: the operands of each Checked subexpression (an index and the
+// indexed object, a dereferenced pointer, which brings its targets through
+// its group, the operands of pointer arithmetic), the pointer of a Free or a
+// Lock, the count of an allocation, and the object the instruction
+// assigns, so that the slicer never turns it into a skip.
+func (g *Graph) checkedVars(fn string, in *program.Instr) []Var {
+	var out []Var
+	for _, e := range in.Operands() {
+		program.Walk(e, func(x program.Expr) bool {
+			if !program.Checked(x) {
+				return true
+			}
+			switch x := x.(type) {
+			case *program.Index:
+				out = append(out, g.objects(fn, x.X)...)
+				g.readsInto(fn, x.I, &out)
+			case *program.FieldSel:
+				out = append(out, g.objects(fn, x.X)...)
+			default: // a dereference, pointer arithmetic or comparison
+				for _, c := range children(x) {
+					g.readsInto(fn, c, &out)
+					out = append(out, g.PointerSources(fn, c)...)
+				}
+			}
+			return true
+		})
+	}
+	switch in.Op {
+	case program.OpAssign:
+		out = append(out, g.objects(fn, in.Lhs)...)
+	case program.OpAlloc:
+		out = append(out, g.objects(fn, in.Lhs)...)
+		g.readsInto(fn, in.Rhs, &out)
+	case program.OpFree, program.OpLock, program.OpUnlock:
+		g.readsInto(fn, in.Rhs, &out)
+		out = append(out, g.PointerSources(fn, in.Rhs)...)
+	}
+	return out
+}
+
 // lvWrites returns the variables an assignment to lv may write, and the
 // variables read to compute lv's address.
 func (g *Graph) lvWrites(fn string, lv program.Expr) (writes, addr []Var) {
@@ -951,6 +1004,21 @@ func (b *builder) controls() {
 func (b *builder) funcEdges(f *program.Func) {
 	g, fn := b.g, f.Name
 	deps := b.deps[fn]
+	succs := f.Succs()
+	loops := loopComponents(succs)
+	// exits: the branch at j leaves its loop (a loop's guard, not an if
+	// inside the loop's body)
+	exits := func(j int) bool {
+		if f.Body[j].Op != program.OpGoto {
+			return false
+		}
+		for _, s := range succs[j] {
+			if loops[s] != loops[j] {
+				return true
+			}
+		}
+		return false
+	}
 	for i, in := range f.Body {
 		writes := b.instrWrites(f, in)
 		// data edges: the value stored and the address it is stored at
@@ -1007,17 +1075,21 @@ func (b *builder) funcEdges(f *program.Func) {
 			}
 		}
 		// control edges: the guards this instruction depends on
-		var ctl, sync []Var
+		var ctl, sync, loop []Var
 		for _, j := range deps[i] {
 			gr := b.guardReads(f, f.Body[j])
 			ctl = append(ctl, gr...)
 			if op := f.Body[j].Op; op == program.OpLock || op == program.OpCall {
 				sync = append(sync, gr...)
 			}
+			if loops[j] >= 0 && loops[j] == loops[i] && exits(j) {
+				loop = append(loop, gr...)
+			}
 		}
 		ctl = dedupe(ctl)
 		b.edges(ctl, writes, Control)
 		b.edges(dedupe(sync), writes, Control|Sync)
+		b.edges(dedupe(loop), writes, Control|Loop)
 		if in.Op == program.OpAssert {
 			vs := append(g.reads(fn, in.Rhs), ctl...)
 			g.Props[in.Prop] = append(g.Props[in.Prop], append(vs, b.ctx[fn]...)...)

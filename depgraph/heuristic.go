@@ -31,19 +31,27 @@ func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, 
 // on) plus those one data step behind them (assignments, arguments and
 // results; a guard of an assignment is not a data step, but the lock
 // protecting it is: a mutex, or the variables a blocking call such as a
-// user-defined atomic lock waits on). Other control
+// user-defined atomic lock waits on), and the guards of the loops around
+// those assignments (how often a counter is incremented is its loop
+// counter's business: without it every abstraction of a counting
+// property has a spurious counterexample, issue 31). Other control
 // dependences further back are left to refinement and to the wider levels.
 type Paper struct{}
 
 func (Paper) Name() string { return "paper" }
 
-func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call|Sync) }
+func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call|Sync|Loop) }
 
-// Cone keeps the whole backward cone of influence of the target.
+// Cone keeps the whole backward cone of influence of the target and of the
+// required variables (whose values decide whether a step fails: an
+// abstraction that keeps them but not what they depend on may fail where
+// the program does not).
 type Cone struct{}
 
-func (Cone) Name() string                        { return "cone" }
-func (Cone) Choose(g *Graph, target []Var) []Var { return g.backward(target, -1, 0) }
+func (Cone) Name() string { return "cone" }
+func (Cone) Choose(g *Graph, target []Var) []Var {
+	return g.backward(append(append([]Var(nil), target...), g.Required...), -1, 0)
+}
 
 // Keep keeps an explicit list of variables (`--keep x,y`).
 type Keep struct{ Vars []Var }

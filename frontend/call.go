@@ -51,6 +51,11 @@ func (fl *funcLowerer) call(x *cc.PostfixExpression, lhs program.Expr, want bool
 	as := args(x)
 	name, direct := directName(x.PostfixExpression)
 	if direct && fl.l.defs[name] == nil {
+		if m := fl.libModelCall(name, as); m != "" {
+			name = m
+		}
+	}
+	if direct && fl.l.defs[name] == nil {
 		r := fl.builtin(x, name, as, want || lhs != nil)
 		if lhs != nil {
 			fl.assign(lhs, fl.convert(r, lhs.Type(), false))

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -46,10 +47,6 @@ var readOnlyExternals = map[string]string{
 	"putc":     "writes to the stream only",
 	"perror":   "writes to stderr only",
 	"fflush":   "flushes the stream; FILE is opaque to the program",
-	"strlen":   "reads its argument",
-	"strcmp":   "reads its arguments",
-	"strncmp":  "reads its arguments",
-	"memcmp":   "reads its arguments",
 	"atoi":     "reads its argument",
 	"atol":     "reads its argument",
 	"atoll":    "reads its argument",
@@ -111,7 +108,11 @@ func (fl *funcLowerer) external(x *cc.PostfixExpression, name string, as []cc.Ex
 		}
 		return &program.Nondet{T: t}
 	}
-	l.debugOnce("unknown:"+name, "function without a body returns an opaque value", "function", name, "pos", fl.cur.String())
+	if !slices.Contains(l.prog.Bodiless, name) {
+		// CBMC's warning; the model is CBMC's too (program.Program.Bodiless)
+		l.prog.Bodiless = append(l.prog.Bodiless, name)
+		l.log.Warn(fmt.Sprintf("function %s has no body: a call returns an arbitrary value and changes no variable", name), "at", fl.cur.String())
+	}
 	if t.Kind == program.Void || !want {
 		// A marker: the call may return or not; a run through it depends on
 		// the external function.
@@ -387,48 +388,25 @@ func (fl *funcLowerer) elemAt(n cc.Node, p program.Expr, i int64) program.Expr {
 // libWrite lowers strcpy, strncpy, memset and memcpy whose extent is known
 // statically to element-wise stores, in increasing address order, one
 // instruction each (the real functions are not atomic either). The result
-// is the destination pointer.
+// is the destination pointer. libWriteExact decides whether it applies
+// (otherwise the C library model takes the call, see libmodel.go).
 func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.ExpressionNode, want bool) program.Expr {
 	l := fl.l
-	nargs := map[string]int{"strcpy": 2, "strncpy": 3, "memset": 3, "memcpy": 3}[name]
-	if len(as) != nargs {
-		l.fail(x, "%s called with %d arguments, want %d", name, len(as), nargs)
+	if why := fl.libWriteExact(name, as); why != "" {
+		l.fail(x, "%s", why)
 	}
 	dst := fl.rval(as[0])
-	dt := dst.Type()
-	if dt.Kind != program.Pointer || dt.Elem.Kind == program.Void || dt.Elem.Kind == program.Function || dt.Elem.Size <= 0 {
-		l.fail(x, "%s into a %s: element type unknown", name, dt)
-	}
-	elem := dt.Elem
-	constArg := func(a cc.ExpressionNode, what string) int64 {
-		k, ok := l.constInt(a)
-		if !ok || k < 0 {
-			l.fail(x, "%s with a non-constant %s", name, what)
-		}
-		return k
-	}
+	elem := dst.Type().Elem
 	var stores []func(d program.Expr)
 	switch name {
 	case "strcpy", "strncpy":
-		s, ok := fl.literalArg(as[1], 0)
-		if !ok {
-			l.fail(x, "%s from something other than a string literal", name)
-		}
-		if !elem.IsInteger() || elem.Size != 1 {
-			l.fail(x, "%s into a %s", name, dt)
-		}
+		s, _ := fl.literalArg(as[1], 0)
 		bytes := []byte(s + "\x00")
 		if name == "strncpy" {
-			n := constArg(as[2], "length")
-			if n > maxLibCells {
-				l.fail(x, "%s of %d bytes (more than %d)", name, n, maxLibCells)
-			}
+			n, _ := l.constInt(as[2])
 			b := make([]byte, n)
 			copy(b, s)
 			bytes = b
-		}
-		if len(bytes) > maxLibCells {
-			l.fail(x, "%s of %d bytes (more than %d)", name, len(bytes), maxLibCells)
 		}
 		for i, c := range bytes {
 			i, c := int64(i), int64(c)
@@ -437,32 +415,17 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 			})
 		}
 	case "memset":
-		n := constArg(as[2], "size")
-		if n%elem.Size != 0 {
-			l.fail(x, "memset of %d bytes into elements of %d bytes (a partial element)", n, elem.Size)
-		}
-		cnt := n / elem.Size
-		if cnt*int64(elem.Cells()) > maxLibCells {
-			l.fail(x, "memset of %d elements (more than %d cells)", cnt, maxLibCells)
-		}
+		n, _ := l.constInt(as[2])
 		var val program.Expr // nil: zero of any type
 		if c, ok := l.constInt(as[1]); ok {
-			b := c & 0xff
-			switch {
-			case b == 0:
-			case elem.IsInteger() && elem.Kind != program.Bool:
+			if b := c & 0xff; b != 0 {
 				v := int64(0)
 				for k := int64(0); k < elem.Size; k++ {
 					v = v<<8 | b
 				}
 				val = program.IntConst(elem, v)
-			default:
-				l.fail(x, "memset of a %s with the byte %d", elem, b)
 			}
 		} else {
-			if !elem.IsInteger() || elem.Kind == program.Bool || elem.Size != 1 {
-				l.fail(x, "memset of a %s with a non-constant byte", elem)
-			}
 			v := fl.rval(as[1])
 			if !isStableLocal(fl, v) {
 				if _, ok := v.(*program.Const); !ok {
@@ -473,28 +436,16 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 			}
 			val = fl.convert(v, elem, true)
 		}
-		for i := int64(0); i < cnt; i++ {
+		for i := int64(0); i < n/elem.Size; i++ {
 			i := i
 			stores = append(stores, func(d program.Expr) {
 				fl.assignCompound(fl.elemAt(x, d, i), val)
 			})
 		}
 	case "memcpy":
-		src := fl.rval(as[1])
-		st := src.Type()
-		if st.Kind != program.Pointer || !sameType(st.Elem, elem) {
-			l.fail(x, "memcpy from a %s into a %s", st, dt)
-		}
-		n := constArg(as[2], "size")
-		if n%elem.Size != 0 {
-			l.fail(x, "memcpy of %d bytes of elements of %d bytes (a partial element)", n, elem.Size)
-		}
-		cnt := n / elem.Size
-		if cnt*int64(elem.Cells()) > maxLibCells {
-			l.fail(x, "memcpy of %d elements (more than %d cells)", cnt, maxLibCells)
-		}
-		src = fl.stablePtr(src)
-		for i := int64(0); i < cnt; i++ {
+		src := fl.stablePtr(fl.rval(as[1]))
+		n, _ := l.constInt(as[2])
+		for i := int64(0); i < n/elem.Size; i++ {
 			i := i
 			stores = append(stores, func(d program.Expr) {
 				fl.assign(fl.elemAt(x, d, i), fl.elemAt(x, src, i))
@@ -509,6 +460,86 @@ func (fl *funcLowerer) libWrite(x *cc.PostfixExpression, name string, as []cc.Ex
 		return nil
 	}
 	return fl.convert(d, l.typ(x, x.Type()), true)
+}
+
+// libWriteExact returns "" when libWrite lowers the call exactly, or why
+// not: the extent or the source string is not a constant, the types of the
+// source and the destination differ, a partial element, more than
+// maxLibCells cells. It reads the arguments' types only (no code emitted).
+func (fl *funcLowerer) libWriteExact(name string, as []cc.ExpressionNode) string {
+	l := fl.l
+	nargs := map[string]int{"strcpy": 2, "strncpy": 3, "memset": 3, "memcpy": 3}[name]
+	if len(as) != nargs {
+		return fmt.Sprintf("%s called with %d arguments, want %d", name, len(as), nargs)
+	}
+	pointee := func(a cc.ExpressionNode) (*program.Type, *program.Type) {
+		t := l.typ(a, a.Type())
+		if t.Kind == program.Array {
+			return t.Elem, program.PointerTo(t.Elem, l.model.PtrSize())
+		}
+		return t.Elem, t
+	}
+	elem, dt := pointee(as[0])
+	if dt.Kind != program.Pointer || elem.Kind == program.Void || elem.Kind == program.Function || elem.Size <= 0 {
+		return fmt.Sprintf("%s into a %s: element type unknown", name, dt)
+	}
+	constArg := func(a cc.ExpressionNode) (int64, bool) {
+		k, ok := l.constInt(a)
+		return k, ok && k >= 0
+	}
+	switch name {
+	case "strcpy", "strncpy":
+		s, ok := fl.literalArg(as[1], 0)
+		if !ok {
+			return fmt.Sprintf("%s from something other than a string literal", name)
+		}
+		if !elem.IsInteger() || elem.Size != 1 {
+			return fmt.Sprintf("%s into a %s", name, dt)
+		}
+		n := int64(len(s) + 1)
+		if name == "strncpy" {
+			if n, ok = constArg(as[2]); !ok {
+				return fmt.Sprintf("%s with a non-constant length", name)
+			}
+		}
+		if n > maxLibCells {
+			return fmt.Sprintf("%s of %d bytes (more than %d)", name, n, maxLibCells)
+		}
+	case "memset":
+		n, ok := constArg(as[2])
+		if !ok {
+			return fmt.Sprintf("%s with a non-constant size", name)
+		}
+		if n%elem.Size != 0 {
+			return fmt.Sprintf("memset of %d bytes into elements of %d bytes (a partial element)", n, elem.Size)
+		}
+		if cnt := n / elem.Size; cnt*int64(elem.Cells()) > maxLibCells {
+			return fmt.Sprintf("memset of %d elements (more than %d cells)", cnt, maxLibCells)
+		}
+		if c, ok := l.constInt(as[1]); ok {
+			if b := c & 0xff; b != 0 && !(elem.IsInteger() && elem.Kind != program.Bool) {
+				return fmt.Sprintf("memset of a %s with the byte %d", elem, b)
+			}
+		} else if !elem.IsInteger() || elem.Kind == program.Bool || elem.Size != 1 {
+			return fmt.Sprintf("memset of a %s with a non-constant byte", elem)
+		}
+	case "memcpy":
+		selem, st := pointee(as[1])
+		if st.Kind != program.Pointer || !sameType(selem, elem) {
+			return fmt.Sprintf("memcpy from a %s into a %s", st, dt)
+		}
+		n, ok := constArg(as[2])
+		if !ok {
+			return fmt.Sprintf("%s with a non-constant size", name)
+		}
+		if n%elem.Size != 0 {
+			return fmt.Sprintf("memcpy of %d bytes of elements of %d bytes (a partial element)", n, elem.Size)
+		}
+		if cnt := n / elem.Size; cnt*int64(elem.Cells()) > maxLibCells {
+			return fmt.Sprintf("memcpy of %d elements (more than %d cells)", cnt, maxLibCells)
+		}
+	}
+	return ""
 }
 
 // sameType reports whether a and b are the same type (pointer identity or

@@ -206,6 +206,7 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: pre},
 		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<cegpv-libc>", Value: libcFor(src)}, // libmodel.go
 		// cc may write into the buffer it is given: pass a copy.
 		{Name: file, Value: string(src)},
 	}
@@ -217,7 +218,7 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 	}
 	text := string(src)
 	for range 16 { // each round drops one unused duplicated label
-		sources[2].Value = text
+		sources[3].Value = text
 		ast, err := cc.Translate(cfg, sources)
 		if err == nil {
 			return ast, nil
@@ -227,7 +228,7 @@ func parse(file string, src []byte, opts Options) (*cc.AST, error) {
 		}
 		// cc's type checker reports a label defined twice in one function
 		// without a position: find it ourselves.
-		sources[2].Value = text
+		sources[3].Value = text
 		ps, name, derr := duplicateLabel(cfg, sources)
 		if derr != nil {
 			return nil, derr
@@ -385,6 +386,10 @@ func dropLabels(src string, file string, name string, ps []token.Position) (stri
 // ccPos matches a position in cc's own sources in its messages.
 var ccPos = regexp.MustCompile(`\s*\([A-Za-z0-9_]+\.go:\d+(:[A-Za-z0-9_.]*)*:?\)`)
 
+// cxxHeader matches the message of an include of a header without a
+// suffix, which C does not have.
+var cxxHeader = regexp.MustCompile(`include file not found: <([A-Za-z_]+)>`)
+
 func parseError(file string, err error) error {
 	msg := err.Error()
 	first := strings.SplitN(msg, "\n", 2)[0]
@@ -400,7 +405,7 @@ func parseError(file string, err error) error {
 	}
 	var line, col int
 	if n, _ := fmt.Sscanf(rest, "%d:%d:", &line, &col); n >= 1 {
-		pos.Line = line
+		pos.Line, pos.Col = line, col
 		if j := strings.Index(rest, ": "); j >= 0 {
 			first = strings.TrimSpace(rest[j+2:])
 		}
@@ -408,6 +413,10 @@ func parseError(file string, err error) error {
 	// cc appends its own source position, "(check.go:5317:check:)": not
 	// the input's, so not the user's business
 	first = strings.TrimSpace(ccPos.ReplaceAllString(first, ""))
+	if m := cxxHeader.FindStringSubmatch(first); m != nil {
+		// every C header is name.h; <thread>, <iostream>, <cstdio> are C++'s
+		return &program.Error{Kind: program.Unsupported, Pos: pos, Err: fmt.Errorf("C++ input: <%s> is a C++ header; cegpv checks C programs, C++ is not supported", m[1])}
+	}
 	return &program.Error{Kind: program.Unsupported, Pos: pos, Err: fmt.Errorf("C parse error: %s", first)}
 }
 

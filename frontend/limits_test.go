@@ -40,7 +40,11 @@ func TestFrontEndLimits(t *testing.T) {
 		{"deep.c", "int main(void) { return " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + "; }\n", "deep.c:1: unsupported input: brackets nested more than 256 deep"},
 		{"macro_deep.c", "#define P(x) ((((((((((x))))))))))\nint main(void) { return P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(P(1)))))))))))))))))))))))))))); }\n", "macro_deep.c: unsupported input: brackets nested more than 256 deep"},
 		{"bomb.c", bomb, "macro expansion limit exceeded"},
-		{"undefined.c", "int main(void) { return nosuch; }\n", "undefined.c:1: unsupported input: C parse error: undefined: nosuch"},
+		{"undefined.c", "int main(void) { return nosuch; }\n", "undefined.c:1:25: unsupported input: C parse error: undefined: nosuch"},
+		// a syntax error names line and column, as CBMC
+		{"syntax.c", "int main(void) {\n  int x = 1\n  return x;\n}\n", "syntax.c:3:3: unsupported input: C parse error: unexpected 'return', expected ';'"},
+		// C++ is named as such, not as a missing header
+		{"thread.c", "#include <thread>\nint main() { return 0; }\n", "thread.c:1:10: unsupported input: C++ input: <thread> is a C++ header"},
 	} {
 		if tc.name == "cycle_a.c" {
 			write("cycle_b.h", "#include \"cycle_a.c\"\n")

@@ -292,6 +292,12 @@ type Program struct {
 	Types   []*Type   // struct and union types, in an order where each only needs earlier ones by value
 	Globals []*Var
 	Funcs   []*Func // "main" is the entry
+	// Bodiless names the functions the program calls that have no body
+	// and are none of the library functions the front end models: as in
+	// CBMC, a call returns an arbitrary value (a Nondet with the
+	// function's name as Origin) and changes no variable of the program,
+	// which a TRUE then assumes (the text report says so).
+	Bodiless []string
 }
 
 // Func returns the function with the given name, or nil.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 )
 
 // Row is one (task, mode) run of `cegpv bench`.
@@ -150,6 +151,7 @@ func Summarize(rows []Row, modes []string) []*Summary {
 // Results are the results of one `cegpv bench` run (results.json).
 type Results struct {
 	Command  string     `json:"command"`
+	Meta     *Meta      `json:"meta,omitempty"` // the tool, machine, date and limits (earlier runs have none)
 	Manifest string     `json:"manifest"`
 	Summary  []*Summary `json:"summary"`
 	Tasks    []Row      `json:"tasks"`
@@ -240,19 +242,23 @@ func Read(path string) (*Results, error) {
 }
 
 // WriteSummaryText prints the per-category table of sums (the text output
-// of `cegpv bench`).
+// of `cegpv bench`), aligned by text/tabwriter; times are named by what
+// they measure: wall(s) elapsed, cpu(s) user+system of the run and its
+// children.
 func WriteSummaryText(w io.Writer, sums []*Summary) {
-	fmt.Fprintf(w, "%-8s %-14s %6s %8s %6s %7s %8s %6s %10s %10s %9s\n", "mode", "category", "tasks", "correct", "wrong", "missed", "unknown", "score", "time(s)", "cpu(s)", "maxRSS(MB)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mode\tcategory\ttasks\tcorrect\twrong\tmissed\tunknown\tscore\twall(s)\tcpu(s)\tmaxRSS(MB)\t")
 	for _, s := range sums {
 		for _, c := range sortedKeys(s.ByCategory) {
 			x := s.ByCategory[c]
-			fmt.Fprintf(w, "%-8s %-14s %6d %8d %6d %7d %8d %6d %10.1f %10.1f\n", s.Mode, c, x.Tasks, x.Correct, x.Wrong, x.Missed, x.Unknown, x.Score, x.TotalSec, x.CPUSec)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t\t\n", s.Mode, c, x.Tasks, x.Correct, x.Wrong, x.Missed, x.Unknown, x.Score, x.TotalSec, x.CPUSec)
 		}
-		fmt.Fprintf(w, "%-8s %-14s %6d %8d %6d %7d %8d %6d %10.1f %10.1f %9.0f\n", s.Mode, "ALL", s.Tasks, s.Correct, s.Wrong, s.Missed, s.Unknown, s.Score, s.TotalSec, s.CPUSec, s.MaxRSSMB)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%.0f\t\n", s.Mode, "ALL", s.Tasks, s.Correct, s.Wrong, s.Missed, s.Unknown, s.Score, s.TotalSec, s.CPUSec, s.MaxRSSMB)
 	}
+	tw.Flush()
 	if len(sums) > 1 {
 		base := sums[0]
-		fmt.Fprintf(w, "on the %d tasks %s solved:", base.BaseSolved, base.Mode)
+		fmt.Fprintf(w, "wall time on the %d tasks %s solved:", base.BaseSolved, base.Mode)
 		for _, s := range sums {
 			fmt.Fprintf(w, " %s %.1fs", s.Mode, s.BaseSec)
 			if s != base && s.BaseSec > 0 {

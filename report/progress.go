@@ -93,7 +93,12 @@ type BenchProgress struct {
 
 // NewBenchProgress starts counting total runs.
 func NewBenchProgress(p *Progress, total int) *BenchProgress {
-	return &BenchProgress{Progress: p, total: total, start: time.Now(), now: time.Now}
+	b := &BenchProgress{Progress: p, total: total, start: time.Now(), now: time.Now}
+	if b.tty {
+		// the status line from the start, not only once a first run ends
+		b.Set(fmt.Sprintf("[0/%d] 0 correct, started", total))
+	}
+	return b
 }
 
 // Finish records a finished run: its Row, the line describing it (printed

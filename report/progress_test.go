@@ -24,7 +24,9 @@ func TestProgress(t *testing.T) {
 		b.Finish(Row{Status: "wrong"}, "plain FALSE b.c")
 		b.Done()
 	}
-	wantTTY := "\r\x1b[K[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
+	// the status line shows from the start
+	wantTTY := "\r\x1b[K[0/3] 0 correct, started" +
+		"\r\x1b[K[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
 		"\r\x1b[Klog line\n[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
 		"\r\x1b[KWRONG plain FALSE b.c\n[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
 		"\r\x1b[K[2/3] 1 correct, 10s elapsed, about 5s left  plain FALSE b.c\n"

@@ -90,7 +90,9 @@ func (t Text) Write(o *Outcome) error {
 			c.Levels, len(c.Iterations), c.Spurious(), c.Checks, len(c.Kept), kept)
 	}
 	s := o.Stats
-	if s.States > 0 && s.Events == 0 {
+	if o.Program == nil {
+		// the input was not read or not lowered: nothing ran to count
+	} else if s.States > 0 && s.Events == 0 {
 		fmt.Fprintf(w, "stats: explicit-state search, %d states, search %.2fs, total %.2fs\n", s.States, s.SolverSec, s.TotalSec)
 	} else {
 		fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
@@ -112,6 +114,13 @@ func (t Text) Write(o *Outcome) error {
 		}
 		if o.Beyond != "" {
 			fmt.Fprintf(w, "(%s)\n", o.Beyond)
+		}
+		if o.Program != nil && len(o.Program.Bodiless) > 0 {
+			fmt.Fprintf(w, "(assuming, as CBMC, that %s, without a body, return%s an arbitrary value and change%s no variable)\n",
+				strings.Join(o.Program.Bodiless, ", "), plural(len(o.Program.Bodiless) == 1, "s", ""), plural(len(o.Program.Bodiless) == 1, "s", ""))
+		}
+		if o.Program != nil && len(program.PropertyDetails(o.Program)) == 0 {
+			fmt.Fprintf(w, "(the program has no assertion: nothing can fail)\n")
 		}
 		fmt.Fprintf(w, "\nVERIFICATION SUCCESSFUL\nTRUE (%s)\n", kind)
 	case "FALSE":
@@ -139,8 +148,48 @@ func (t Text) WriteEach(rep *Properties) error {
 		t.Write(o)
 	}
 	writeResults(t.W, rep)
-	fmt.Fprintf(t.W, "%s\n", rep.Verdict)
+	fmt.Fprintf(t.W, "%s\n", EachVerdictLine(rep))
 	return nil
+}
+
+// EachVerdictLine is the last line of --each-property's text, in
+// SV-COMP's words as verify's: FALSE(unreach-call) property ID for the
+// first violated assertion (FALSE(unwinding-assertion) when only
+// unwinding properties fail), TRUE (proof: ...) or TRUE (bounded: ...),
+// UNKNOWN: with the first undecided property's reason.
+func EachVerdictLine(rep *Properties) string {
+	n := len(rep.Properties)
+	switch rep.Verdict {
+	case "FALSE":
+		var first *Outcome
+		for _, o := range rep.Properties {
+			if o.Verdict == "FALSE" && (first == nil || program.IsUnwinding(first.Property) && !program.IsUnwinding(o.Property)) {
+				first = o
+			}
+		}
+		if first != nil {
+			return "\nVERIFICATION FAILED\n" + VerdictWords("FALSE", first.Property) + " property " + first.Property
+		}
+	case "TRUE":
+		proof, bounds := true, ""
+		for _, o := range rep.Properties {
+			proof = proof && o.Proof
+			bounds = o.Bounds
+		}
+		if proof {
+			return fmt.Sprintf("\nVERIFICATION SUCCESSFUL\nTRUE (proof: each of the %d properties)", n)
+		}
+		return fmt.Sprintf("\nVERIFICATION SUCCESSFUL\nTRUE (bounded: no violation of the %d properties within %s)", n, bounds)
+	}
+	for _, o := range rep.Properties {
+		if o.Verdict != "TRUE" && o.Verdict != "FALSE" {
+			if o.Property == "" {
+				return "\nUNKNOWN: " + o.Reason
+			}
+			return "\nUNKNOWN: " + o.Property + ": " + o.Reason
+		}
+	}
+	return "\nUNKNOWN: no property decided"
 }
 
 // writeResults is CBMC's ** Results: list: one line per property, with
@@ -336,4 +385,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n-3] + "..."
+}
+
+func plural(one bool, a, b string) string {
+	if one {
+		return a
+	}
+	return b
 }

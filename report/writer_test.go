@@ -83,7 +83,7 @@ func TestWriters(t *testing.T) {
 	}
 	buf.Reset()
 	Text{W: &buf}.WriteEach(&Properties{File: file, Verdict: "UNKNOWN", Properties: []*Outcome{o}})
-	if !strings.Contains(buf.String(), "** Results:\n[] UNKNOWN (timeout)\n") || !strings.HasSuffix(buf.String(), "\nUNKNOWN\n") {
+	if !strings.Contains(buf.String(), "** Results:\n[] UNKNOWN (timeout)\n") || !strings.HasSuffix(buf.String(), "\nUNKNOWN: timeout\n") {
 		t.Errorf("text, each property:\n%s", buf.String())
 	}
 }

@@ -12,8 +12,7 @@
 //	                                  aggregates only the integer parts that
 //	                                  read S become *: p := q + i → p := q + *,
 //	                                  p := c ? q : r → p := * ? q : r
-//	a[i] := e, i reads S           → a[(unsigned)* % len] := e' (same in any
-//	                                  lvalue and address: *(p + i), &a[i])
+//	*(p + i) := e, i reads S       → *(p + *) := e' (also &a[i] + i ...)
 //	assume e, e reads S            → skip             (assume * is a no-op)
 //	assert e, e reads S            → assert *         (may fail)
 //	if e goto l, e reads S         → if * goto l
@@ -29,6 +28,16 @@
 // A pointer is never replaced by a nondeterministic value: the abstraction
 // can always follow the concrete run by choosing, for each *, the value the
 // replaced subexpression has in the program.
+//
+// Steps that may fail (program.Checked: an index, a dereference, pointer
+// arithmetic) are never abstracted away: a run of the program that ends in
+// an invalid access must map to one of the abstraction that ends in it too,
+// or a TRUE of the abstraction would hide it. depgraph.Graph.Required keeps
+// what decides them (the index, the indexed object, the pointer and its
+// targets, the object such an instruction assigns), and an expression
+// with a checked subexpression that reads sliced variables loses only
+// those reads (x := a[i] + y → x := a[i] + *; assume and assert likewise,
+// instead of skip and assert *).
 //
 // Variables are kept or sliced by whole alias groups (depgraph), so a write
 // through a pointer never reaches a sliced variable that a kept one aliases,
@@ -191,9 +200,9 @@ func (s *slicer) value(e program.Expr) (program.Expr, error) {
 }
 
 // abs rewrites a pointer- or aggregate-valued expression, or an lvalue,
-// that reads sliced variables: array indices become arbitrary in-bounds
-// indices, integer operands become nondeterministic, pointers and objects
-// stay (they are kept with everything they alias).
+// that reads sliced variables: integer operands become nondeterministic,
+// pointers, objects and array indices stay (they are kept with everything
+// they alias; an index with variables is Checked, hence kept).
 func (s *slicer) abs(e program.Expr) (program.Expr, error) {
 	if !s.readsSliced(e) {
 		return e, nil
@@ -206,11 +215,11 @@ func (s *slicer) abs(e program.Expr) (program.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		i := x.I
-		if s.readsSliced(i) {
-			i = anyIndex(x.I.Type(), x.X.Type().Len)
+		if s.readsSliced(x.I) {
+			// a variable index is Checked: depgraph.Required keeps it
+			return nil, fmt.Errorf("index %s reads sliced variables", program.ExprString(x.I))
 		}
-		return &program.Index{X: base, I: i, T: x.T}, nil
+		return &program.Index{X: base, I: x.I, T: x.T}, nil
 	case *program.FieldSel:
 		base, err := s.abs(x.X)
 		if err != nil {
@@ -265,19 +274,55 @@ func (s *slicer) abs(e program.Expr) (program.Expr, error) {
 	return nil, fmt.Errorf("cannot abstract %s", program.ExprString(e))
 }
 
-// anyIndex is an expression of type t that can take every value 0..n-1:
-// (t)((unsigned)* % n).
-func anyIndex(t *program.Type, n int64) program.Expr {
-	u := program.UIntType
-	if n > 1<<31 {
-		u = program.ULLongType
+// valueChecked is value(e) for an e without Checked subexpressions;
+// otherwise e with only its subexpressions that read sliced variables and
+// cannot fail replaced (value), so that every step that may fail stays.
+// Their own operands are kept (depgraph.Graph.Required).
+func (s *slicer) valueChecked(e program.Expr) (program.Expr, error) {
+	if e == nil || !s.readsSliced(e) || !program.MayFail(e) {
+		return s.value(e)
 	}
-	var e program.Expr = &program.Binary{Op: program.Rem, X: &program.Nondet{T: u}, Y: program.IntConst(u, n), T: u}
-	if !program.Identical(t, u) {
-		e = &program.Cast{X: e, T: t}
+	var err error
+	sub := func(x program.Expr) program.Expr {
+		y, err1 := s.valueChecked(x)
+		if err == nil {
+			err = err1
+		}
+		return y
 	}
-	return e
+	var out program.Expr
+	switch x := e.(type) {
+	case *program.Unary:
+		out = &program.Unary{Op: x.Op, X: sub(x.X), T: x.T}
+	case *program.Binary:
+		out = &program.Binary{Op: x.Op, X: sub(x.X), Y: sub(x.Y), T: x.T}
+	case *program.CondExpr:
+		out = &program.CondExpr{C: sub(x.C), X: sub(x.X), Y: sub(x.Y), T: x.T}
+	case *program.Cast:
+		out = &program.Cast{X: sub(x.X), T: x.T}
+	case *program.Index:
+		out = &program.Index{X: sub(x.X), I: sub(x.I), T: x.T}
+	case *program.FieldSel:
+		out = &program.FieldSel{X: sub(x.X), Name: x.Name, Field: x.Field, T: x.T}
+	case *program.Deref:
+		out = &program.Deref{X: sub(x.X), T: x.T}
+	case *program.AddrOf:
+		out = &program.AddrOf{X: sub(x.X), T: x.T}
+	case *program.Compound:
+		c := &program.Compound{T: x.T}
+		for _, el := range x.Elems {
+			c.Elems = append(c.Elems, sub(el))
+		}
+		out = c
+	default:
+		return nil, fmt.Errorf("cannot abstract %s", program.ExprString(e))
+	}
+	return out, err
 }
+
+// errMayFail: an instruction that may fail writes a sliced object, which
+// depgraph.Graph.Required rules out.
+var errMayFail = fmt.Errorf("an instruction that may fail writes a sliced object (depgraph.Required does not keep it)")
 
 func toSkip(in *program.Instr, why string) {
 	*in = program.Instr{Label: in.Label, Op: program.OpSkip, Pos: in.Pos, Msg: why, Sliced: true}
@@ -296,24 +341,31 @@ func (s *slicer) instr1(in *program.Instr) error {
 	switch in.Op {
 	case program.OpAssign:
 		if s.lvSliced(in.Lhs) {
+			if program.InstrMayFail(in) {
+				return errMayFail
+			}
 			toSkip(in, "sliced: "+program.ExprString(in.Lhs))
 			return nil
 		}
 		if in.Lhs, err = s.abs(in.Lhs); err != nil {
 			return err
 		}
-		in.Rhs, err = s.value(in.Rhs)
+		in.Rhs, err = s.valueChecked(in.Rhs)
 	case program.OpAssume:
 		if s.readsSliced(in.Rhs) {
-			toSkip(in, "sliced assume")
+			if !program.MayFail(in.Rhs) {
+				toSkip(in, "sliced assume")
+				return nil
+			}
+			in.Rhs, err = s.valueChecked(in.Rhs)
 		}
-	case program.OpAssert:
-		if s.readsSliced(in.Rhs) {
-			in.Rhs = &program.Nondet{T: program.IntT}
-		}
-	case program.OpGoto:
+	case program.OpAssert, program.OpGoto:
 		if in.Rhs != nil && s.readsSliced(in.Rhs) {
-			in.Rhs = &program.Nondet{T: program.IntT}
+			if !program.MayFail(in.Rhs) {
+				in.Rhs = &program.Nondet{T: program.IntT}
+				return nil
+			}
+			in.Rhs, err = s.valueChecked(in.Rhs)
 		}
 	case program.OpCall, program.OpSpawn:
 		if s.readsSliced(in.Func) {
@@ -324,11 +376,11 @@ func (s *slicer) instr1(in *program.Instr) error {
 			if !s.readsSliced(a) {
 				continue
 			}
-			if callee != nil && i < len(callee.Params) && !s.kept(depgraph.Var(callee.Name+"::"+callee.Params[i].Name)) {
+			if callee != nil && i < len(callee.Params) && !s.kept(depgraph.Var(callee.Name+"::"+callee.Params[i].Name)) && !program.MayFail(a) {
 				in.Args[i] = zero(a.Type())
 				continue
 			}
-			if in.Args[i], err = s.value(a); err != nil {
+			if in.Args[i], err = s.valueChecked(a); err != nil {
 				return err
 			}
 		}
@@ -340,11 +392,11 @@ func (s *slicer) instr1(in *program.Instr) error {
 			}
 		}
 	case program.OpReturn:
-		if in.Rhs != nil && s.readsSliced(in.Rhs) && !s.resultsKept && !s.retKept[""] && !s.retKept[s.fn.Name] {
+		if in.Rhs != nil && s.readsSliced(in.Rhs) && !s.resultsKept && !s.retKept[""] && !s.retKept[s.fn.Name] && !program.MayFail(in.Rhs) {
 			in.Rhs = zero(in.Rhs.Type()) // nothing kept receives the value
 			return nil
 		}
-		in.Rhs, err = s.value(in.Rhs)
+		in.Rhs, err = s.valueChecked(in.Rhs)
 	case program.OpJoin:
 		kept := in.Lhs != nil && !s.lvSliced(in.Lhs)
 		if s.readsSliced(in.Rhs) {
@@ -366,10 +418,10 @@ func (s *slicer) instr1(in *program.Instr) error {
 			return err
 		}
 	case program.OpExit:
-		if !s.resultsKept {
+		if !s.resultsKept && !program.MayFail(in.Rhs) {
 			in.Rhs = nil // no kept lvalue receives a thread's result
 		} else if in.Rhs != nil {
-			in.Rhs, err = s.value(in.Rhs)
+			in.Rhs, err = s.valueChecked(in.Rhs)
 		}
 	case program.OpLock, program.OpUnlock:
 		if s.targetsSliced(in.Rhs) {
@@ -383,19 +435,22 @@ func (s *slicer) instr1(in *program.Instr) error {
 		}
 	case program.OpAlloc:
 		if s.lvSliced(in.Lhs) {
+			if program.InstrMayFail(in) {
+				return errMayFail
+			}
 			toSkip(in, "sliced alloc")
 			return nil
 		}
 		if in.Lhs, err = s.abs(in.Lhs); err != nil {
 			return err
 		}
-		in.Rhs, err = s.value(in.Rhs)
+		in.Rhs, err = s.valueChecked(in.Rhs)
 	case program.OpFree:
 		if s.targetsSliced(in.Rhs) {
 			toSkip(in, "sliced free")
 			return nil
 		}
-		in.Rhs, err = s.value(in.Rhs)
+		in.Rhs, err = s.valueChecked(in.Rhs)
 	case program.OpSkip, program.OpAtomicBegin, program.OpAtomicEnd:
 	default:
 		return fmt.Errorf("unknown op %s", in.Op)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
 	"cegpv.dev/cegpv"
@@ -30,54 +29,77 @@ import (
 	"cegpv.dev/cegpv/svcomp"
 )
 
-func init() {
-	commands = append(commands, command{"bench", "bench [flags] MANIFEST: run every task of a manifest in one or more modes, write CSV, JSON and an HTML report (report.html)", runBench})
+// benchFlags are the flags of cegpv bench.
+type benchFlags struct {
+	modes, heuristics string
+	jobs              int
+	timeout           time.Duration
+	unwind            int
+	category, match   string
+	limit             int
+	outDir            string
+	extra             string
 }
 
-func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", stderr)
-	var (
-		modes      = fs.String("modes", "plain", "comma-separated modes to run side by side: MODE[@BACKEND][/HEURISTIC], e.g. plain,cegpv,cegpv/cone")
-		heuristics = fs.String("heuristics", "", "comma-separated heuristics: each cegpv mode runs once per heuristic (--modes defaults to cegpv then)")
-		jobs       = fs.Int("j", 2, "parallel jobs")
-		timeout    = fs.Duration("timeout", 60*time.Second, "time limit per task and mode")
-		unwind     = fs.Int("unwind", 5, "unwinding bound")
-		category   = fs.String("category", "", "only tasks of these categories (comma-separated)")
-		match      = fs.String("match", "", "only tasks whose file contains this string")
-		limit      = fs.Int("limit", 0, "at most this many tasks (0: all)")
-		outDir     = fs.String("out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
-		extra      = fs.String("verify-flags", "", "extra flags passed to every cegpv verify run")
-	)
-	pos, err := parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+func newBenchCmd(c *cli) *cobra.Command {
+	var bf benchFlags
+	cmd := command("bench [flags] MANIFEST|TASK.yml|DIR...", "bench",
+		"run a task set in one or more modes; write CSV, JSON, BenchExec's XML and an HTML report",
+		`Runs 'cegpv verify' on every task of a manifest (TSV: file, category,
+expected verdict) or of SV-COMP task definitions (.yml files, or directories
+searched for them), once per mode, each in its own process with the time
+limit, and writes results.csv, results.json, report.html and each run's
+output (out/) into --out (docs/benchmarking.md).`)
+	fs := cmd.Flags()
+	fs.StringVar(&bf.modes, "modes", "plain", "comma-separated modes to run side by side: MODE[@BACKEND][/HEURISTIC], e.g. plain,cegpv,cegpv/cone")
+	fs.StringVar(&bf.heuristics, "heuristics", "", "comma-separated heuristics: each cegpv mode runs once per heuristic (--modes defaults to cegpv then)")
+	fs.IntVarP(&bf.jobs, "jobs", "j", 2, "parallel runs")
+	secondsVar(fs, &bf.timeout, "timeout", 60*time.Second, "time limit per task and mode, in seconds (60) or a duration (60s)")
+	fs.IntVar(&bf.unwind, "unwind", 5, "unwinding bound")
+	fs.StringVar(&bf.category, "category", "", "only tasks of these categories (comma-separated)")
+	fs.StringVar(&bf.match, "match", "", "only tasks whose file contains this string")
+	fs.IntVar(&bf.limit, "limit", 0, "at most this many tasks (0: all)")
+	fs.StringVar(&bf.outDir, "out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
+	fs.StringVar(&bf.extra, "verify-flags", "", "extra flags passed to every cegpv verify run")
+	grouped(fs, groupBench, "modes", "heuristics", "jobs", "verify-flags")
+	grouped(fs, groupBounds, "timeout", "unwind")
+	grouped(fs, groupInput, "category", "match", "limit")
+	grouped(fs, groupOutput, "out")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		code, err := runBench(c, cmd, &bf, args)
+		c.code = code
+		return err
 	}
-	if err != nil || len(pos) == 0 {
-		if err == nil {
-			fmt.Fprintln(stderr, "cegpv bench: want a manifest, or task definitions (.yml files or directories of them)")
-		}
-		return exitUsage
+	return cmd
+}
+
+func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, error) {
+	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
+	if len(pos) == 0 {
+		return exitUsage, usagef("want a manifest, or task definitions (.yml files or directories of them)")
 	}
-	modesSet := false
-	fs.Visit(func(f *flag.Flag) { modesSet = modesSet || f.Name == "modes" })
-	if *heuristics != "" && !modesSet {
+	modes, heuristics, jobs, timeout, unwind := &bf.modes, &bf.heuristics, &bf.jobs, &bf.timeout, &bf.unwind
+	category, match, limit, outDir, extra := &bf.category, &bf.match, &bf.limit, &bf.outDir, &bf.extra
+	if *heuristics != "" && !cmd.Flags().Changed("modes") {
 		*modes = cegpv.ModeCEGPV
 	}
 	modeList, err := benchModes(*modes, *heuristics)
 	if err != nil {
-		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, usageError{err}
 	}
 	tasks, err := benchTasks(pos)
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	tasks = filterTasks(tasks, *category, *match, *limit)
+	if err := checkTaskFiles(tasks); err != nil {
+		return exitUsage, usageError{err}
+	}
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	rows := make([]report.Row, len(tasks)*len(modeList))
 	loops := make([]json.RawMessage, len(rows))
@@ -85,18 +107,23 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// a run stopped from outside keeps what it measured.
 	if err := os.MkdirAll(filepath.Join(*outDir, "out"), 0o755); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	partialPath := filepath.Join(*outDir, "results.partial.csv")
 	partial, err := os.Create(partialPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	defer partial.Close()
 	pw := csv.NewWriter(partial)
 	pw.Write(report.CSVHeader)
 	pw.Flush()
+	meta := benchMeta(bf, time.Now())
+	paths := map[string]string{}
+	for _, t := range tasks {
+		paths[t.File] = t.Path
+	}
 	prog := report.NewBenchProgress(report.NewProgress(stderr, isTerminal(stderr)), len(rows))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(*jobs)
@@ -120,9 +147,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	prog.Done()
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUnknown
+		return exitUnknown, nil
 	}
-	res := &report.Results{Command: "cegpv bench " + strings.Join(args, " "), Manifest: pos[0], Tasks: rows, Dir: *outDir,
+	meta.End = time.Now().Format(time.RFC3339)
+	res := &report.Results{Command: "cegpv " + strings.Join(c.args, " "), Meta: &meta, Manifest: pos[0], Tasks: rows, Dir: *outDir,
 		Summary: report.Summarize(rows, modeList)}
 	for i, l := range loops {
 		if l != nil {
@@ -135,20 +163,21 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			res.Loop[rows[i].File][rows[i].Mode] = l
 		}
 	}
-	if err := writeBench(res); err != nil {
+	if err := writeBench(res, modeList, paths); err != nil {
 		fmt.Fprintf(stderr, "cegpv bench: %v\n", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	partial.Close()
 	os.Remove(partialPath)
 	report.WriteSummaryText(stdout, res.Summary)
-	fmt.Fprintf(stdout, "results: %s, %s, %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"), filepath.Join(*outDir, "report.html"))
+	fmt.Fprintf(stdout, "results: %s, %s, %s; BenchExec's XML: %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"),
+		filepath.Join(*outDir, "report.html"), filepath.Join(*outDir, "results.MODE.xml"))
 	for _, s := range res.Summary {
 		if s.Wrong > 0 {
-			return exitUnsafe // a wrong verdict fails the run
+			return exitUnsafe, nil // a wrong verdict fails the run
 		}
 	}
-	return 0
+	return 0, nil
 }
 
 // benchModes expands --modes and --heuristics into the list of modes:
@@ -211,7 +240,30 @@ func splitMode(m string) (mode, be, heuristic string, err error) {
 	return mode, be, heuristic, nil
 }
 
-func writeBench(res *report.Results) error {
+// unreachCallPRP is SV-COMP's unreach-call property file, written beside
+// the result XML files, which name it (table-generator scores by it).
+const unreachCallPRP = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n"
+
+// benchXMLName is the BenchExec result XML file of a mode.
+func benchXMLName(mode string) string {
+	return "results." + strings.NewReplacer("/", "_", "@", "_").Replace(mode) + ".xml"
+}
+
+func writeBench(res *report.Results, modes []string, paths map[string]string) error {
+	prp := filepath.Join(res.Dir, "unreach-call.prp")
+	if err := os.WriteFile(prp, []byte(unreachCallPRP), 0o644); err != nil {
+		return err
+	}
+	absPrp, _ := filepath.Abs(prp)
+	for _, m := range modes {
+		var buf bytes.Buffer
+		if err := report.WriteBenchExecXML(&buf, res.Tasks, m, *res.Meta, absPrp, func(r report.Row) string { return paths[r.File] }); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(res.Dir, benchXMLName(m)), buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.Write(report.CSVHeader)
@@ -332,6 +384,24 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		r.Output = ""
 	}
 	return r, loop
+}
+
+// checkTaskFiles says which task files are missing, before any run: a
+// bench that runs them would only count them UNKNOWN.
+func checkTaskFiles(tasks []manifest.Task) error {
+	var missing []string
+	for _, t := range tasks {
+		if st, err := os.Stat(t.Path); err != nil || st.IsDir() {
+			missing = append(missing, t.Path)
+		}
+	}
+	switch {
+	case len(missing) == 0:
+		return nil
+	case len(missing) > 5:
+		return fmt.Errorf("%d task files missing: %s, ...", len(missing), strings.Join(missing[:5], ", "))
+	}
+	return fmt.Errorf("task file%s missing: %s", map[bool]string{true: "", false: "s"}[len(missing) == 1], strings.Join(missing, ", "))
 }
 
 func lastLine(s string) string {

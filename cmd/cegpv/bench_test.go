@@ -63,7 +63,7 @@ func TestBenchRun(t *testing.T) {
 	man := filepath.Join(dir, "manifest.tsv")
 	if err := os.WriteFile(man, []byte("file\tcategory\texpected_verdict\n"+
 		filepath.Join(progs, "lazy_counter_unsafe.c")+"\tprogs\tfalse\n"+
-		filepath.Join(progs, "locked_counter_safe.c")+"\tprogs\ttrue\n"), 0o644); err != nil {
+		filepath.Join(abs, "locked_counter_safe.c")+"\tprogs\ttrue\n"), 0o644); err != nil { // an absolute path is used as given
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
@@ -109,6 +109,71 @@ func TestBenchRun(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "[4/4] 4 correct") {
 		t.Errorf("progress lines:\n%s", stderr.String())
+	}
+	if m := res.Meta; m == nil || m.Tool != "cegpv" || m.Version == "" || m.Date == "" || m.Host == "" || m.Cores < 1 || m.TimeLimit != 60 || m.Jobs != 2 {
+		t.Errorf("metadata %+v", res.Meta)
+	}
+	for _, mode := range []string{"plain", "cegpv"} {
+		x, err := os.ReadFile(filepath.Join(out, benchXMLName(mode)))
+		if err != nil || !bytes.Contains(x, []byte(`<column title="category" value="correct"></column>`)) || !bytes.Contains(x, []byte(`value="false(unreach-call)"`)) {
+			t.Errorf("%s: %v\n%s", benchXMLName(mode), err, x)
+		}
+	}
+	tableGenerator(t, out, filepath.Join(out, benchXMLName("plain")), filepath.Join(out, benchXMLName("cegpv")))
+}
+
+// tableGenerator runs BenchExec's table-generator (from the project venv
+// that make deps fills, else PATH) on result XML files and checks that it
+// read both runs of each: its CSV table has a row per task with the
+// status of each run set.
+func tableGenerator(t *testing.T, dir string, xmls ...string) {
+	t.Helper()
+	tg, err := filepath.Abs("../../.tools/venv/bin/table-generator")
+	if err == nil {
+		_, err = os.Stat(tg)
+	}
+	if err != nil {
+		if tg, err = exec.LookPath("table-generator"); err != nil {
+			t.Log("table-generator not installed (make deps installs BenchExec): BenchExec XML not checked with it")
+			return
+		}
+	}
+	outDir := filepath.Join(dir, "tables")
+	cmd := exec.Command(tg, append([]string{"--format", "csv", "--outputpath", outDir, "--quiet"}, xmls...)...)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("table-generator: %v\n%s", err, b)
+	}
+	csvs, _ := filepath.Glob(filepath.Join(outDir, "*.csv"))
+	if len(csvs) == 0 {
+		t.Fatalf("table-generator wrote no table:\n%s", b)
+	}
+	table, err := os.ReadFile(csvs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"lazy_counter_unsafe.c", "locked_counter_safe.c", "false(unreach-call)", "true"} {
+		if !bytes.Contains(table, []byte(want)) {
+			t.Errorf("table-generator's table lacks %q:\n%s", want, table)
+		}
+	}
+	t.Logf("table-generator:\n%s", table)
+}
+
+// A manifest that names missing files is a usage error before any run.
+func TestBenchMissingFiles(t *testing.T) {
+	dir := t.TempDir()
+	man := filepath.Join(dir, "manifest.tsv")
+	if err := os.WriteFile(man, []byte("file\tcategory\texpected_verdict\nnosuch.c\tprogs\tfalse\n/nonexistent/x.c\tprogs\ttrue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, errs := cliRun(t, "bench", "--out", out, man)
+	if code != exitUsage || stdout != "" || !strings.Contains(errs, "task files missing: "+filepath.Join(dir, "nosuch.c")+", /nonexistent/x.c") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, stdout, errs)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("bench created %s before failing", out)
 	}
 }
 

@@ -12,21 +12,24 @@ import (
 // verifyEach checks every property of the file separately, up to jobs at a
 // time. Only infrastructure failures (a backend crash, an internal error)
 // cancel the remaining checks; a violated property is a result.
-func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log hclog.Logger, outs []output) int {
+func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log hclog.Logger, outs []output) (int, error) {
 	rep := &report.Properties{File: file, Verdict: "UNKNOWN"}
 	p, err := vf.load(ctx, file, log)
 	if err != nil {
 		o := vf.outcome(file)
 		o.Reason, o.Err = err.Error(), err
 		rep.Properties = []*report.Outcome{o}
-		return writeEach(outs, rep, exitCodeFor(err))
+		return writeEach(outs, rep, exitCodeFor(err)), nil
+	}
+	if err := vf.checkProgram(p); err != nil {
+		return exitUsage, usageError{err}
 	}
 	opts, err := vf.checkOptions(log)
 	if err != nil {
 		o := vf.outcome(file)
 		o.Reason, o.Err = err.Error(), err
 		rep.Properties = []*report.Outcome{o}
-		return writeEach(outs, rep, exitCodeFor(err))
+		return writeEach(outs, rep, exitCodeFor(err)), nil
 	}
 	all := cegpv.CheckEach(ctx, p, opts, jobs)
 	for _, r := range all.Reports {
@@ -44,7 +47,7 @@ func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log
 	case backend.Safe:
 		code = exitSafe
 	}
-	return writeEach(outs, rep, code)
+	return writeEach(outs, rep, code), nil
 }
 
 // writeEach writes the results of --each-property with the writers that

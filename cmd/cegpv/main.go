@@ -1,37 +1,38 @@
 // Command cegpv verifies concurrent C/pthreads programs by
 // counter-example guided program verification.
 //
-// Usage:
+// Usage (cegpv help lists every command; cegpv help COMMAND its flags):
 //
+//	cegpv verify [flags] FILE.c|TASK.yml   (cegpv FILE.c is the same)
+//	cegpv validate --witness W [flags] FILE.c
+//	cegpv bench [flags] MANIFEST|TASK.yml|DIR...
 //	cegpv show FILE.c          the labelled goto-program
 //	cegpv print FILE.c         the goto-program printed back to C
-//	cegpv verify [flags] FILE.c
-//	cegpv bench [flags] MANIFEST
 //
 // Exit codes follow CBMC: 0 property holds (TRUE), 10 violated (FALSE),
-// 5 UNKNOWN, 6 the input was rejected, 7 the property file names a
-// property cegpv does not check, 1 usage or internal error.
+// 5 UNKNOWN, 6 the input was rejected (a C parse error too: CBMC's PARSING
+// ERROR exits 6), 7 the property file names a property cegpv does not
+// check, 1 usage or internal error.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/program"
-	"cegpv.dev/cegpv/svcomp"
 )
 
 // Exit codes.
@@ -45,24 +46,6 @@ const (
 	// does not check (only unreach-call).
 	exitUnsupportedProperty = 7
 )
-
-type command struct {
-	name  string
-	usage string
-	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) int
-}
-
-var commands []command
-
-func init() {
-	// other files register their commands in their own init functions, which
-	// may run before this one: append, never assign
-	commands = append([]command{
-		{"show", "show [flags] FILE.c: print the labelled goto-program", runShow},
-		{"print", "print [flags] FILE.c: print the goto-program back to C", runPrint},
-		{"verify", "verify [flags] FILE.c: check the program's assertions", runVerify},
-	}, commands...)
-}
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
@@ -79,34 +62,27 @@ func main() {
 	os.Exit(code)
 }
 
+// run runs the command line args and returns the exit code. A usage
+// error is one line on stderr naming the command, and where its help is.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
-		fmt.Fprintln(stdout, svcomp.Version())
-		return 0
+	c := &cli{args: args, ctx: ctx, stdout: stdout, stderr: stderr}
+	root := newRoot(c)
+	root.SetArgs(normalizeArgs(root, args))
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return c.code
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return 0
+	name := "cegpv"
+	if cmd != nil && cmd != root {
+		name = cmd.CommandPath()
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
-		}
+	fmt.Fprintf(stderr, "%s: %s\n", name, strings.TrimRight(err.Error(), "\n"))
+	if cmd != nil && cmd != root {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", name)
+	} else {
+		fmt.Fprintln(stderr, "Run 'cegpv --help' for usage.")
 	}
-	fmt.Fprintf(stderr, "cegpv: unknown command %q\n", args[0])
-	usage(stderr)
 	return exitUsage
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cegpv COMMAND [flags] ARGS\n\ncommands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %s\n", c.usage)
-	}
-	fmt.Fprintln(w, "\nRun 'cegpv COMMAND --help' for the flags of a command.")
 }
 
 // commonFlags are the flags every command that reads C has.
@@ -114,44 +90,27 @@ type commonFlags struct {
 	verbose       int
 	logJSON       bool
 	model         string
+	m32, m64      bool
 	mallocMayFail bool
+	fs            *pflag.FlagSet
 }
 
-func (c *commonFlags) register(fs *flag.FlagSet) {
-	fs.Var((*countFlag)(&c.verbose), "v", "more log output (-v info, -v -v debug, -v -v -v trace)")
+func (c *commonFlags) register(fs *pflag.FlagSet) {
+	c.fs = fs
+	fs.CountVarP(&c.verbose, "verbose", "v", "more log output on stderr (-v info, -v -v debug, -v -v -v trace)")
 	fs.BoolVar(&c.logJSON, "log-json", false, "log as JSON lines on stderr")
 	fs.StringVar(&c.model, "data-model", "", "C data model: ILP32 (--32) or LP64 (--64); default the host's ("+string(program.HostModel())+" here), as CBMC and ESBMC; a task definition (.yml) gives its own")
-	fs.Var(modelFlag{&c.model, "ILP32"}, "32", "the ILP32 data model (as --data-model ILP32)")
-	fs.Var(modelFlag{&c.model, "LP64"}, "64", "the LP64 data model (as --data-model LP64)")
+	fs.BoolVar(&c.m32, "32", false, "the ILP32 data model (as --data-model ILP32)")
+	fs.BoolVar(&c.m64, "64", false, "the LP64 data model (as --data-model LP64)")
 	fs.BoolVar(&c.mallocMayFail, "malloc-may-fail", false, "malloc and calloc may return a null pointer (as CBMC's and ESBMC's option); by default they never fail")
+	grouped(fs, groupInput, "data-model", "32", "64", "malloc-may-fail")
+	grouped(fs, groupLogging, "verbose", "log-json")
 }
 
-// modelFlag is --32 or --64: a boolean flag that sets the data model.
-type modelFlag struct {
-	model *string
-	value string
+// modelSet says whether a flag names the data model.
+func (c *commonFlags) modelSet() bool {
+	return c.model != "" || c.m32 || c.m64
 }
-
-func (m modelFlag) String() string { return "false" }
-func (m modelFlag) Set(s string) error {
-	if s == "true" {
-		*m.model = m.value
-	}
-	return nil
-}
-func (m modelFlag) IsBoolFlag() bool { return true }
-
-// countFlag is a boolean flag that counts its occurrences (-v -v).
-type countFlag int
-
-func (n *countFlag) String() string {
-	if n == nil {
-		return "0"
-	}
-	return strconv.Itoa(int(*n))
-}
-func (n *countFlag) Set(string) error { *n++; return nil }
-func (n *countFlag) IsBoolFlag() bool { return true }
 
 func (c *commonFlags) logger(stderr io.Writer) hclog.Logger {
 	level := hclog.Warn
@@ -166,40 +125,43 @@ func (c *commonFlags) logger(stderr io.Writer) hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{Name: "cegpv", Level: level, Output: stderr, JSONFormat: c.logJSON})
 }
 
+// dataModel is the data model the flags name (the host's when none
+// does); two flags naming different models are a usage error.
 func (c *commonFlags) dataModel() (program.DataModel, error) {
+	var named []program.DataModel
+	var flags []string
 	switch strings.ToUpper(c.model) {
 	case "":
-		return program.HostModel(), nil
 	case "ILP32", "32":
-		return program.ILP32, nil
+		named, flags = append(named, program.ILP32), append(flags, "--data-model "+c.model)
 	case "LP64", "64":
-		return program.LP64, nil
+		named, flags = append(named, program.LP64), append(flags, "--data-model "+c.model)
+	default:
+		return "", fmt.Errorf("unknown data model %q (want ILP32 or LP64)", c.model)
 	}
-	return "", fmt.Errorf("unknown data model %q (want ILP32 or LP64)", c.model)
+	if c.m32 {
+		named, flags = append(named, program.ILP32), append(flags, "--32")
+	}
+	if c.m64 {
+		named, flags = append(named, program.LP64), append(flags, "--64")
+	}
+	if len(named) == 0 {
+		return program.HostModel(), nil
+	}
+	for _, m := range named[1:] {
+		if m != named[0] {
+			return "", fmt.Errorf("%s: two data models", strings.Join(flags, " with "))
+		}
+	}
+	return named[0], nil
 }
 
-// boolFlag lets "-v" be given without a value.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parse parses args, accepting flags after the positional arguments too
-// ("cegpv verify x.c --unwind 3").
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+// oneFile is the one input file of a command's positional arguments.
+func oneFile(args []string, what string) (string, error) {
+	if len(args) != 1 {
+		return "", usagef("want exactly one input file (%s), got %d arguments", what, len(args))
 	}
+	return args[0], nil
 }
 
 // load reads and lowers a C file; the front end stops when ctx ends.
@@ -216,54 +178,44 @@ func load(ctx context.Context, file string, cf *commonFlags, log hclog.Logger) (
 	return frontend.LowerContext(ctx, file, src, frontend.Options{Model: model, Logger: log.Named("frontend"), MallocMayFail: cf.mallocMayFail})
 }
 
-func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (string, int) {
-	pos, err := parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return "", 0
-	}
-	if err != nil {
-		return "", exitUsage
-	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "cegpv %s: want exactly one input file\n", fs.Name())
-		fs.Usage()
-		return "", exitUsage
-	}
-	return pos[0], -1
-}
-
-func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return showOrPrint(ctx, "show", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
+func newShowCmd(c *cli) *cobra.Command {
+	return showOrPrint(c, "show", "the labelled goto-program (the program model, one labelled instruction per line)", func(w io.Writer, p *program.Program) error {
 		return program.Show(w, p)
 	})
 }
 
-func runPrint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return showOrPrint(ctx, "print", args, stdout, stderr, func(w io.Writer, p *program.Program) error {
+func newPrintCmd(c *cli) *cobra.Command {
+	return showOrPrint(c, "print", "the goto-program printed back to C", func(w io.Writer, p *program.Program) error {
 		_, err := program.Print(w, p)
 		return err
 	})
 }
 
-func showOrPrint(ctx context.Context, name string, args []string, stdout, stderr io.Writer, out func(io.Writer, *program.Program) error) int {
-	fs := newFlagSet(name, stderr)
+func showOrPrint(c *cli, name, short string, out func(io.Writer, *program.Program) error) *cobra.Command {
 	var cf commonFlags
-	cf.register(fs)
-	file, code := oneFile(fs, args, stderr)
-	if code >= 0 {
-		return code
+	cmd := command(name+" [flags] FILE.c", "inspect", short, "")
+	cf.register(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		file, err := oneFile(args, "FILE.c")
+		if err != nil {
+			return err
+		}
+		if _, err := cf.dataModel(); err != nil {
+			return usageError{err}
+		}
+		p, err := load(c.ctx, file, &cf, cf.logger(c.stderr))
+		if err != nil {
+			fmt.Fprintf(c.stderr, "cegpv: %v\n", err)
+			c.code = exitCodeFor(err)
+			return nil
+		}
+		if err := out(c.stdout, p); err != nil {
+			fmt.Fprintf(c.stderr, "cegpv: %v\n", err)
+			c.code = exitUsage
+		}
+		return nil
 	}
-	log := cf.logger(stderr)
-	p, err := load(ctx, file, &cf, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "cegpv: %v\n", err)
-		return exitCodeFor(err)
-	}
-	if err := out(stdout, p); err != nil {
-		fmt.Fprintf(stderr, "cegpv: %v\n", err)
-		return exitUsage
-	}
-	return 0
+	return cmd
 }
 
 func exitCodeFor(err error) int {

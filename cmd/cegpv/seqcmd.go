@@ -5,31 +5,40 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"cegpv.dev/cegpv/lazyseq"
 	"cegpv.dev/cegpv/program"
 )
 
-func init() {
-	commands = append(commands,
-		command{"seq", "seq --rounds R [--threads N] FILE.c: the round-bounded lazy sequentialisation of the program, as C", runSeq})
+func newSeqCmd(c *cli) *cobra.Command {
+	var cf commonFlags
+	cmd := command("seq --rounds R [--threads N] FILE.c", "inspect", "the round-bounded lazy sequentialisation of the program, as C", "")
+	cf.register(cmd.Flags())
+	rounds := cmd.Flags().Int("rounds", 2, "round-robin rounds over the thread instances")
+	threads := cmd.Flags().Int("threads", 2, "thread instances per pthread_create in a loop or outside main")
+	grouped(cmd.Flags(), groupBounds, "rounds", "threads")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		file, err := oneFile(args, "FILE.c")
+		if err != nil {
+			return err
+		}
+		if _, err := cf.dataModel(); err != nil {
+			return usageError{err}
+		}
+		c.code = runSeq(c.ctx, file, &cf, *rounds, *threads, c.stdout, c.stderr)
+		return nil
+	}
+	return cmd
 }
 
-func runSeq(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("seq", stderr)
-	var cf commonFlags
-	cf.register(fs)
-	rounds := fs.Int("rounds", 2, "round-robin rounds over the thread instances")
-	threads := fs.Int("threads", 2, "thread instances per pthread_create in a loop or outside main")
-	file, code := oneFile(fs, args, stderr)
-	if code >= 0 {
-		return code
-	}
-	p, err := load(ctx, file, &cf, cf.logger(stderr))
+func runSeq(ctx context.Context, file string, cf *commonFlags, rounds, threads int, stdout, stderr io.Writer) int {
+	p, err := load(ctx, file, cf, cf.logger(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)
 	}
-	q, _, err := lazyseq.Sequentialize(p, lazyseq.Options{Rounds: *rounds, Threads: *threads})
+	q, _, err := lazyseq.Sequentialize(p, lazyseq.Options{Rounds: rounds, Threads: threads})
 	if err != nil {
 		fmt.Fprintf(stderr, "cegpv: %v\n", err)
 		return exitCodeFor(err)

@@ -2,20 +2,41 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"cegpv.dev/cegpv/report"
 	"cegpv.dev/cegpv/validate"
 	"cegpv.dev/cegpv/witness"
 )
 
-func init() {
-	commands = append(commands,
-		command{"validate", "validate --witness W [flags] FILE.c: follow a violation witness (GraphML or YAML 2.0) as a guide; FALSE(unreach-call) when it leads to a violation", runValidate})
+func newValidateCmd(c *cli) *cobra.Command {
+	var vf verifyFlags
+	cmd := command("validate --witness W [flags] FILE.c", "check",
+		"check a violation witness (GraphML or YAML 2.0): FALSE(unreach-call) when it leads to a violation",
+		`Follows the violation witness W (GraphML or YAML 2.0, an input) on FILE.c as a
+guide: its target names the property, its assumption waypoints become
+assumptions at their lines, and the built-in engines look for the violation.
+The last line is FALSE(unreach-call) property ID (exit 10) with a run replayed
+on the program, or UNKNOWN: witness not confirmed: reason (exit 5). The flags
+of verify choose the engines and bounds; the data model is the witness's
+unless --32, --64 or --data-model names one.`)
+	fs := cmd.Flags()
+	vf.register(fs)
+	fs.Lookup("witness").Usage = "the violation witness to check (GraphML or YAML 2.0): an input, required"
+	grouped(fs, groupInput, "witness")
+	for _, n := range []string{"html", "json", "each-property", "jobs", "show-properties", "version"} {
+		fs.MarkHidden(n)
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		code, err := runValidate(c, &vf, args)
+		c.code = code
+		return err
+	}
+	return cmd
 }
 
 // runValidate is cegpv validate: the flags of verify (engines, bounds,
@@ -23,21 +44,17 @@ func init() {
 // check; the data model is the witness's (its architecture or data_model)
 // unless a flag names one. The last line is FALSE(unreach-call) when the witness is
 // confirmed (exit 10), UNKNOWN otherwise (exit 5).
-func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("validate", stderr)
-	var vf verifyFlags
-	vf.register(fs)
-	file, code := oneFile(fs, args, stderr)
-	if code >= 0 {
-		return code
+func runValidate(c *cli, vf *verifyFlags, args []string) (int, error) {
+	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
+	file, err := oneFile(args, "FILE.c")
+	if err != nil {
+		return exitUsage, err
 	}
 	if err := vf.validate(); err != nil {
-		fmt.Fprintf(stderr, "cegpv validate: %v\n", err)
-		return exitUsage
+		return exitUsage, usageError{err}
 	}
 	if vf.witness == "" {
-		fmt.Fprintln(stderr, "cegpv validate: want --witness FILE (the violation witness to check)")
-		return exitUsage
+		return exitUsage, usagef("want --witness FILE (the violation witness to check)")
 	}
 	unknown := func(format string, args ...any) int {
 		fmt.Fprintf(stdout, "cegpv validate: %s with witness %s\n\nUNKNOWN: %s\n", file, vf.witness, fmt.Sprintf(format, args...))
@@ -45,15 +62,13 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	data, err := os.ReadFile(vf.witness)
 	if err != nil {
-		return unknown("%v", err)
+		return unknown("%v", err), nil
 	}
 	g, err := witness.Read(data)
 	if err != nil {
-		return unknown("witness %s: %v", vf.witness, err)
+		return unknown("witness %s: %v", vf.witness, err), nil
 	}
-	modelSet := false
-	fs.Visit(func(f *flag.Flag) { modelSet = modelSet || f.Name == "data-model" || f.Name == "32" || f.Name == "64" })
-	if !modelSet && g.Model != "" {
+	if !vf.modelSet() && g.Model != "" {
 		vf.model = string(g.Model) // the witness's, unless a flag names one
 	}
 	if vf.timeout > 0 {
@@ -64,15 +79,18 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	log := vf.logger(stderr)
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return unknown("%v", err)
+		return unknown("%v", err), nil
 	}
 	p, err := vf.load(ctx, file, log)
 	if err != nil {
-		return unknown("%v", err)
+		return unknown("%v", err), nil
+	}
+	if err := vf.checkProgram(p); err != nil {
+		return exitUsage, usageError{err}
 	}
 	opts, err := vf.checkOptions(log)
 	if err != nil {
-		return unknown("%v", err)
+		return unknown("%v", err), nil
 	}
 	start := time.Now()
 	res := validate.Witness(ctx, p, src, g, opts)
@@ -85,9 +103,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if !res.Confirmed {
 		fmt.Fprintf(stdout, "time %.2fs\n\nUNKNOWN: witness not confirmed: %s\n", time.Since(start).Seconds(), res.Reason)
-		return exitUnknown
+		return exitUnknown, nil
 	}
 	report.WriteTrace(stdout, &report.Outcome{File: file, Program: p, Trace: report.Steps(p, res.Run)}, vf.trace)
 	fmt.Fprintf(stdout, "time %.2fs\n\nWITNESS CONFIRMED\nFALSE(unreach-call) property %s\n", time.Since(start).Seconds(), res.Property)
-	return exitUnsafe
+	return exitUnsafe, nil
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,9 +12,12 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/backend/external"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/lazyseq"
@@ -66,7 +69,7 @@ type verifyFlags struct {
 	overflow     bool
 }
 
-func (v *verifyFlags) register(fs *flag.FlagSet) {
+func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	v.commonFlags.register(fs)
 	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin, esbmc or cbmc")
 	fs.StringVar(&v.esbmcPath, "esbmc", "", "the esbmc binary for --backend esbmc (default: esbmc on PATH, else next to cegpv)")
@@ -82,7 +85,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
 	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions, and with --unwinding-assertions the unwinding properties of loops and recursive calls) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
-	fs.IntVar(&v.jobs, "j", 2, "parallel checks for --each-property")
+	fs.IntVarP(&v.jobs, "jobs", "j", 2, "parallel checks for --each-property")
 	fs.BoolVar(&v.overflow, "signed-overflow-check", false, "also check every signed +, -, *, /, %, unary - and << for overflow, as CBMC and ESBMC do: one property per operation, <func>.overflow.<k> (--show-properties lists them)")
 	fs.StringVar(&v.property, "property", "", "check only this property (ids as in --show-properties: main.assertion.1; an unwinding property such as main.unwind.0 is checked with unwinding assertions, for it alone)")
 	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
@@ -91,19 +94,26 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.maxThreads, "max-threads", backend.DefaultMaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
 	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
-	fs.DurationVar(&v.timeout, "timeout", 0, "time limit for the whole check, e.g. 60s (0: none)")
+	secondsVar(fs, &v.timeout, "timeout", 0, "time limit for the whole check in seconds, as CBMC and ESBMC (30), or a duration (30s, 2m); 0: none")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.BoolVar(&v.noGeneralise, "no-generalise", false, "exclude each spurious counterexample as it is (its whole sequence of visible steps), without first generalising it to fewer labels with the explicit-state search (monitor refinement over a backend that is not incremental)")
-	fs.DurationVar(&v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
-	fs.DurationVar(&v.probe, "probe", cegpv.DefaultProbe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
-	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included)")
+	secondsVar(fs, &v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
+	secondsVar(fs, &v.probe, "probe", cegpv.DefaultProbe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
+	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included); --trace alone is --trace=steps")
+	fs.Lookup("trace").NoOptDefVal = report.TraceSteps
 	fs.StringVar(&v.propertyFile, "propertyfile", "", "SV-COMP property file (.prp): unreach-call (__VERIFIER_error or reach_error) is checked; any other property is UNKNOWN (exit 7)")
-	fs.StringVar(&v.witness, "witness", "", "write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML or a YAML 2.0 invariant_set, by the same suffixes)")
+	fs.StringVar(&v.witness, "witness", "", "also write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML or a YAML 2.0 invariant_set, by the same suffixes)")
 	fs.BoolVar(&v.version, "version", false, "print the version and exit")
+	fs.MarkHidden("version")
 	fs.StringVar(&v.html, "html", "", "also write the verdict as a self-contained HTML page to this file: the counterexample with one column per thread, the violated property, the CEGPV summary")
 	fs.BoolVar(&v.explicit, "explicit", true, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
+	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
+	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "rounds", "each-property", "jobs")
+	grouped(fs, groupBounds, "unwind", "unwinding-assertions", "threads", "max-threads", "context-bound", "timeout", "beyond", "probe", "no-deepening")
+	grouped(fs, groupLoop, "heuristic", "refinement", "max-iterations", "max-kept-share", "relax", "no-generalise", "sanity", "dump")
+	grouped(fs, groupOutput, "trace", "json", "html", "witness")
 }
 
 // validate rejects flag values that name nothing or bound nothing: a
@@ -131,18 +141,19 @@ func (v *verifyFlags) validate() error {
 		}
 	}
 	if _, err := depgraph.Lookup(v.heuristic); err != nil {
-		return err
+		return fmt.Errorf("--heuristic: %v", err)
+	}
+	if v.each && v.html != "" {
+		return fmt.Errorf("--each-property with --html: the page shows one property's result; check that property with --property ID --html FILE")
+	}
+	if v.each && v.witness != "" {
+		return fmt.Errorf("--each-property with --witness: a witness is about one property; check that property with --property ID --witness FILE")
 	}
 	if _, err := v.dataModel(); err != nil {
 		return err
 	}
-	if _, err := smt.Command(v.solver); err != nil {
+	if err := v.available(); err != nil {
 		return err
-	}
-	if v.beyondSolver != "" {
-		if _, err := smt.Command(v.beyondSolver); err != nil {
-			return err
-		}
 	}
 	switch {
 	case v.unwind < 1:
@@ -173,6 +184,36 @@ func (v *verifyFlags) validate() error {
 	return nil
 }
 
+// available checks that the programs the flags name can be run: the
+// solvers of the builtin backend, the checker of an external one.
+func (v *verifyFlags) available() error {
+	switch v.backend {
+	case "builtin":
+		for _, s := range []struct{ flag, spec string }{{"--solver", v.solver}, {"--beyond-solver", v.beyondSolver}} {
+			if s.spec == "" {
+				continue
+			}
+			argv, err := smt.Command(s.spec)
+			if err != nil {
+				return fmt.Errorf("%s: %v", s.flag, err)
+			}
+			if !smt.Available(argv) {
+				return fmt.Errorf("%s %s: %s not found on PATH nor beside cegpv (presets: %s; make deps installs them)", s.flag, s.spec, argv[0], strings.Join(smt.PresetNames(), ", "))
+			}
+		}
+	case "esbmc", "cbmc":
+		path := map[string]string{"esbmc": v.esbmcPath, "cbmc": v.cbmcPath}[v.backend]
+		if _, err := external.Lookup(v.backend, path); err != nil {
+			how := map[string]string{"esbmc": "make deps installs it", "cbmc": "build it from its source"}[v.backend]
+			if path != "" {
+				return fmt.Errorf("--%s %s: no such program", v.backend, path)
+			}
+			return fmt.Errorf("--backend %s: %s not found on PATH nor beside cegpv (%s, or name it with --%s PATH)", v.backend, v.backend, how, v.backend)
+		}
+	}
+	return nil
+}
+
 func (v *verifyFlags) bounds() backend.Bounds {
 	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout}
 }
@@ -185,26 +226,44 @@ func relaxOpt(n int) int {
 	return n
 }
 
-func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("verify", stderr)
+func newVerifyCmd(c *cli) *cobra.Command {
 	var vf verifyFlags
-	vf.register(fs)
-	if slices.Contains(args, "--version") || slices.Contains(args, "-version") {
-		fmt.Fprintln(stdout, svcomp.Version())
-		return 0
+	cmd := command("verify [flags] FILE.c|TASK.yml", "check",
+		"check the assertions of a C program or an SV-COMP task ('cegpv FILE.c' is the same)",
+		`Checks the assertions (assert, __VERIFIER_assert, reach_error) of FILE.c, or of
+the C file of an SV-COMP task definition TASK.yml (format 2.0: its data model
+and its unreach-call property). The last line of the output is the verdict in
+SV-COMP's words: TRUE (...), FALSE(unreach-call) property ID or UNKNOWN: reason.
+'cegpv FILE.c' is 'cegpv verify FILE.c'. Every flag is in docs/verifying.md.
+
+Exit codes (as CBMC): 0 TRUE, 10 FALSE, 5 UNKNOWN, 6 input rejected (a C
+parse error too), 7 unsupported property, 1 usage.`)
+	vf.register(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		code, err := runVerify(c, &vf, args)
+		c.code = code
+		return err
 	}
-	file, code := oneFile(fs, args, stderr)
-	if code >= 0 {
-		return code
+	return cmd
+}
+
+func runVerify(c *cli, vf *verifyFlags, args []string) (int, error) {
+	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
+	if vf.version {
+		fmt.Fprintln(stdout, svcomp.Version())
+		return 0, nil
+	}
+	file, err := oneFile(args, "FILE.c or TASK.yml")
+	if err != nil {
+		return exitUsage, err
 	}
 	if err := vf.validate(); err != nil {
-		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
-		return exitUsage
+		return exitUsage, usageError{err}
 	}
 	if svcomp.IsTaskFile(file) {
-		c, code := vf.fromTask(fs, file, stdout)
+		c, code := vf.fromTask(file, stdout)
 		if code >= 0 {
-			return code
+			return code, nil
 		}
 		file = c
 	}
@@ -213,15 +272,15 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		var err error
 		if prop, err = svcomp.ReadPropertyFile(vf.propertyFile); err != nil {
 			fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: %v\n", file, err)
-			return exitUnsupported
+			return exitUnsupported, nil
 		}
 		if !prop.Supported() {
 			fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: unsupported property %s (cegpv checks unreach-call)\n", file, prop.Name)
-			return exitUnsupportedProperty
+			return exitUnsupportedProperty, nil
 		}
 	}
 	if vf.showProps {
-		return showProperties(ctx, file, &vf, stdout, stderr)
+		return showProperties(ctx, file, vf, stdout, stderr), nil
 	}
 	logw := stderr
 	var stop func()
@@ -231,15 +290,19 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	log := vf.logger(logw)
 	outs := vf.outputs(stdout, prop)
 	if vf.each {
-		code := verifyEach(ctx, file, &vf, vf.jobs, log, outs)
+		code, err := verifyEach(ctx, file, vf, vf.jobs, log, outs)
 		if stop != nil {
 			stop()
 		}
-		return code
+		return code, err
 	}
-	o := verify(ctx, file, &vf, log)
+	o := verify(ctx, file, vf, log)
 	if stop != nil {
 		stop()
+	}
+	var ue usageError
+	if errors.As(o.Err, &ue) {
+		return exitUsage, ue
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
@@ -248,14 +311,11 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	writeOutputs(outs, o, stderr)
 	switch o.Verdict {
 	case "TRUE":
-		return exitSafe
+		return exitSafe, nil
 	case "FALSE":
-		return exitUnsafe
+		return exitUnsafe, nil
 	}
-	if o.Err != nil && program.KindOf(o.Err) == program.Unsupported {
-		return exitUnsupported
-	}
-	return exitUnknown
+	return exitCodeFor(o.Err), nil
 }
 
 // verify runs one check and never fails: every problem becomes UNKNOWN with
@@ -279,6 +339,9 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	if err != nil {
 		return unknown(err)
 	}
+	if err := vf.checkProgram(p); err != nil {
+		return unknown(usageError{err})
+	}
 	o.Program = p
 	opts, err := vf.checkOptions(log)
 	if err != nil {
@@ -286,6 +349,30 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	}
 	o.Fill(cegpv.Check(ctx, p, opts))
 	return o
+}
+
+// checkProgram rejects the flags that name something the program does
+// not have (--heuristic keep:x with no variable x), before any check.
+func (vf *verifyFlags) checkProgram(p *program.Program) error {
+	if vf.mode != cegpv.ModeCEGPV {
+		return nil
+	}
+	return checkKeep(p, vf.heuristic, "--heuristic")
+}
+
+// checkKeep says which variable of a keep:x,y heuristic the program lacks.
+func checkKeep(p *program.Program, heuristic, flag string) error {
+	h, err := depgraph.Lookup(heuristic)
+	if err != nil || !strings.HasPrefix(heuristic, "keep:") {
+		return err
+	}
+	g := depgraph.Build(p)
+	for _, v := range h.Choose(g, nil) {
+		if _, ok := g.Group[v]; !ok {
+			return fmt.Errorf("%s %s: no variable %q in %s (locals are func::name)", flag, heuristic, v, p.File)
+		}
+	}
+	return nil
 }
 
 // load reads and lowers file, with the signed-overflow checks when
@@ -391,7 +478,7 @@ func showProperties(ctx context.Context, file string, vf *verifyFlags, stdout, s
 // one, and, unless --propertyfile names one, its unreach-call property
 // (its first property when it has none: reported as not checked). code
 // is an exit code when the task cannot be checked, -1 otherwise.
-func (vf *verifyFlags) fromTask(fs *flag.FlagSet, task string, stdout io.Writer) (cfile string, code int) {
+func (vf *verifyFlags) fromTask(task string, stdout io.Writer) (cfile string, code int) {
 	t, err := svcomp.ReadTask(task)
 	if err != nil {
 		fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: %v\n", task, err)
@@ -401,9 +488,7 @@ func (vf *verifyFlags) fromTask(fs *flag.FlagSet, task string, stdout io.Writer)
 		fmt.Fprintf(stdout, "cegpv: %s\n\nUNKNOWN: unsupported input: the task has %d input files; cegpv checks one C file\n", task, len(t.InputFiles))
 		return "", exitUnsupported
 	}
-	modelSet := false
-	fs.Visit(func(f *flag.Flag) { modelSet = modelSet || f.Name == "data-model" || f.Name == "32" || f.Name == "64" })
-	if !modelSet {
+	if !vf.modelSet() {
 		vf.model = string(t.DataModel)
 	}
 	if vf.propertyFile == "" {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
+	"github.com/spf13/pflag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,7 +183,7 @@ int main(void) {
 		// CBMC's ** Results: list, then the verdict as the last line
 		if code != exitUnsafe || !regexpMatch(`\[main\.assertion\.1\] line \d+ assertion x == 1: SUCCESS`, s) ||
 			!regexpMatch(`\[main\.assertion\.2\] line \d+ assertion y == 0: FAILURE`, s) || !strings.Contains(s, "** 1 of 2 failed") ||
-			!strings.HasSuffix(s, "\nFALSE\n") {
+			!strings.HasSuffix(s, "\nVERIFICATION FAILED\nFALSE(unreach-call) property main.assertion.2\n") {
 			t.Errorf("%s: exit %d, want %d; output:\n%s\n%s", mode, code, exitUnsafe, s, errb.String())
 		}
 	}
@@ -351,7 +351,7 @@ func TestVerifyNoGeneraliseFlag(t *testing.T) {
 		want bool
 	}{{nil, false}, {[]string{"--no-generalise"}, true}} {
 		var vf verifyFlags
-		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
 		vf.register(fs)
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatal(err)

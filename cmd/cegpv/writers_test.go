@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"io"
+	"github.com/spf13/pflag"
 	"reflect"
 	"testing"
 
@@ -35,7 +35,7 @@ func TestOutputsByFlag(t *testing.T) {
 		{[]string{"--witness", "w.graphml", "--html", "p.html", "--32"}, nil, []string{"", "--html", "--witness"}, []report.Writer{
 			report.Text{W: &stdout, Trace: report.TraceSource}, report.HTML{Path: "p.html"}, report.Witness{Path: "w.graphml", Info: witnessInfo(unreachCall, program.ILP32)}}},
 	} {
-		fs := newFlagSet("verify", io.Discard)
+		fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
 		var vf verifyFlags
 		vf.register(fs)
 		if err := fs.Parse(tc.args); err != nil {

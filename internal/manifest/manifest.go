@@ -18,7 +18,7 @@ import (
 // Task is one line of a manifest: a C file, its expected verdict and its
 // data model.
 type Task struct {
-	File      string // path as written in the manifest, relative to the manifest's directory
+	File      string // path as written in the manifest: relative to the manifest's directory, or absolute
 	Path      string // absolute path
 	Category  string
 	Expected  string            // "true" (safe) or "false" (a property can be violated)
@@ -85,7 +85,11 @@ func ReadManifest(path string) ([]Task, error) {
 		if len(cols) < 3 {
 			return nil, fmt.Errorf("%s:%d: want 3 tab-separated columns, got %d", path, line, len(cols))
 		}
-		t := Task{File: cols[0], Path: filepath.Join(base, cols[0]), Category: cols[1], Expected: cols[2], DataModel: DefaultModel}
+		path := cols[0]
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(base, path) // relative to the manifest; an absolute path as given
+		}
+		t := Task{File: cols[0], Path: path, Category: cols[1], Expected: cols[2], DataModel: DefaultModel}
 		if modelCol >= 0 {
 			if modelCol >= len(cols) {
 				return nil, fmt.Errorf("%s:%d: no data_model column", path, line)
