@@ -71,7 +71,8 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	}
 	var engines []budget.Engine[answer]
 	if !opts.NoBackend {
-		engines = append(engines, budget.Engine[answer]{Name: "the backend beyond the bounds", Run: func(ctx context.Context) (answer, error) {
+		engines = append(engines, budget.Engine[answer]{Name: "the backend beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
+			defer program.Recover(&err) // an engine's bug: no answer from it
 			r, err := opts.Backend.Check(ctx, p, deeper)
 			log.Debug("backend beyond the bounds", "bounds", deeper.String(), "verdict", r.Verdict, "complete", r.Complete, "error", err, "seconds", time.Since(start).Seconds())
 			switch {
@@ -94,7 +95,8 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 		}})
 	}
 	if !opts.NoExplicit { // answers at once where it does not apply
-		engines = append(engines, budget.Engine[answer]{Name: "the explicit-state search beyond the bounds", Run: func(ctx context.Context) (answer, error) {
+		engines = append(engines, budget.Engine[answer]{Name: "the explicit-state search beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
+			defer program.Recover(&err)
 			eo := explicit.Defaults
 			eo.Logger = log.Named("explicit")
 			eb := opts.Bounds

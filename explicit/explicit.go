@@ -157,8 +157,12 @@ func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds,
 		}
 		return wrap(res), nil
 	}
+	prim := func(ctx context.Context) (_ T, err error) {
+		defer program.Recover(&err) // the primary engine's bug: its answer is the error
+		return primary(ctx)
+	}
 	res, err, _ := budget.Race(ctx, func(r T, err error) bool { return err == nil && known(r) },
-		budget.Engine[T]{Name: "primary", Run: primary},
+		budget.Engine[T]{Name: "primary", Run: prim},
 		budget.Engine[T]{Name: "the explicit-state search", After: opts.Delay, Run: search})
 	return res, err
 }

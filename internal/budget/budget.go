@@ -493,7 +493,7 @@ func Race[T any](ctx context.Context, decisive func(T, error) bool, es ...Engine
 			leave := c.enter()
 			var r result
 			defer func() {
-				if x := recover(); x != nil {
+				if x := recover(); x != nil { // (callers recover with their own error kinds first)
 					var zero T
 					r = result{res: zero, err: fmt.Errorf("engine %s: panic: %v", es[i].Name, x)}
 				}
