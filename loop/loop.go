@@ -47,7 +47,7 @@
 // without another abstract check (it is a real run, replayed like any
 // other), and every core is a blocker.
 //
-// The loop is written once (level1); how an abstraction is checked, a
+// The loop is written once (refineLevel); how an abstraction is checked, a
 // counterexample reconstructed and a spurious one excluded is a strategy
 // (strategy.go): the code-to-code monitor, its incremental form and the
 // paper's observer.
@@ -428,14 +428,14 @@ func (v *verifier) levels() []depgraph.Heuristic {
 			hs = append(hs, depgraph.Steps{K: k})
 		}
 	}
-	return append(hs, depgraph.Cone{}, all{})
+	return append(hs, depgraph.Cone{}, everyVar{})
 }
 
-// all keeps every variable: the last level, where A is P.
-type all struct{}
+// everyVar keeps every variable: the last level, where A is P.
+type everyVar struct{}
 
-func (all) Name() string { return "all" }
-func (all) Choose(g *depgraph.Graph, _ []depgraph.Var) []depgraph.Var {
+func (everyVar) Name() string { return "all" }
+func (everyVar) Choose(g *depgraph.Graph, _ []depgraph.Var) []depgraph.Var {
 	return append([]depgraph.Var(nil), g.Vars...)
 }
 
@@ -468,7 +468,7 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 		if err != nil {
 			return Result{Kept: v0}, err
 		}
-		res, done, err := v.level1(ctx, s, full)
+		res, done, err := v.refineLevel(ctx, s, full)
 		s.close()
 		if err != nil || done {
 			res.Kept = v0
@@ -479,7 +479,8 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 	return Result{}, program.Errorf(program.Internal, "no abstraction level decided (the last level keeps every variable)")
 }
 
-func r1(r backend.Result) Result { return Result{Result: r} }
+// fromBackend is the loop's answer r of the backend.
+func fromBackend(r backend.Result) Result { return Result{Result: r} }
 
 // exhausted says whether the loop must stop before its next iteration: the
 // context is done (an error) or the check budget is spent (UNKNOWN with
