@@ -389,9 +389,9 @@ func TestDeepeningCarriesKeptSet(t *testing.T) {
 	needZ3(t)
 	p, err := lowerSrc(`
 #include <pthread.h>
-int x, y, z;
-void *w(void *a) { int i; for (i = 0; i < 2; i++) { y = x; z = y; } return 0; }
-int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; pthread_join(h, 0); assert(z == 0); return 0; }`)
+int x, y, z, u, v, s;
+void *w(void *a) { int i; for (i = 0; i < 1; i++) u++; y = x; z = y; return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; u = 1; v = u; s = v; pthread_join(h, 0); assert(z == 0); return 0; }`)
 	if err != nil {
 		t.Fatal(err)
 	}

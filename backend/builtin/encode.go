@@ -16,7 +16,7 @@ import (
 
 const (
 	objW     = 16   // width of object ids in pointers
-	maxCells = 4096 // cells of one object
+	maxCells = 1 << 16 // cells of one object
 )
 
 // enc is the symbolic execution of one program under bounds; it produces
