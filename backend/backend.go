@@ -284,15 +284,3 @@ func (b Blocker) String() string {
 	}
 	return strings.Join(s, " && ")
 }
-
-// WithShare returns ctx limited to share (between 0 and 1) of the time
-// left before its deadline, or ctx itself when it has no deadline: the
-// budget of one step of a search that must leave time for the steps after
-// it.
-func WithShare(ctx context.Context, share float64) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, time.Duration(float64(time.Until(dl))*share))
-}

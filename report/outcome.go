@@ -6,6 +6,7 @@ import (
 
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -61,13 +62,13 @@ type Outcome struct {
 
 // LoopStats is what the CEGPV loop did (mode cegpv).
 type LoopStats struct {
-	Levels     int               `json:"levels"`
-	Checks     int               `json:"backend_checks"`
-	Kept       []string          `json:"kept"`
-	Iterations []cegpv.Iteration `json:"iterations"`
+	Levels     int              `json:"levels"`
+	Checks     int              `json:"backend_checks"`
+	Kept       []string         `json:"kept"`
+	Iterations []loop.Iteration `json:"iterations"`
 	// KeptSets are the kept sets of every level entered, the
 	// deepening's shallow runs first.
-	KeptSets []cegpv.KeptSet `json:"kept_sets"`
+	KeptSets []loop.KeptSet `json:"kept_sets"`
 }
 
 // Spurious counts the iterations whose counterexample was spurious.

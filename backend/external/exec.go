@@ -43,7 +43,7 @@ func Exec(ctx context.Context, tool, path string, args []string, dir string, tim
 	var so, se capped
 	cmd.Stdout, cmd.Stderr = &so, &se
 	start := time.Now()
-	err := cmd.Run()
+	err := proc.Run(ctx, cmd)
 	out := &Output{Stdout: so.bytes(), Stderr: se.bytes(), Elapsed: time.Since(start), ExitCode: -1}
 	out.Truncated = so.over || se.over
 	if cmd.ProcessState != nil {

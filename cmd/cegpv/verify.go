@@ -23,6 +23,7 @@ import (
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/lazyseq"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/overflow"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/report"
@@ -135,7 +136,7 @@ func (v *verifyFlags) validate() error {
 	slices.Sort(names)
 	for _, err := range []error{
 		oneOf("--trace", v.trace, report.TraceStyles),
-		oneOf("--refinement", v.refinement, cegpv.Refinements),
+		oneOf("--refinement", v.refinement, loop.Refinements),
 		oneOf("--mode", v.mode, cegpv.Modes),
 		oneOf("--backend", v.backend, names),
 	} {
@@ -223,7 +224,7 @@ func (v *verifyFlags) bounds() backend.Bounds {
 	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
 }
 
-// relaxOpt maps --relax (0: none) to cegpv.Options.Relax (0: default).
+// relaxOpt maps --relax (0: none) to loop.Options.Relax (0: default).
 func relaxOpt(n int) int {
 	if n <= 0 {
 		return -1
@@ -433,7 +434,7 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 		probe = -1 // --probe 0: off
 	}
 	return cegpv.CheckOptions{
-		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
+		Options: loop.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
 			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
 		Mode:       vf.mode,
 		Beyond:     beyond,
