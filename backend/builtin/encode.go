@@ -15,7 +15,7 @@ import (
 )
 
 const (
-	objW     = 16   // width of object ids in pointers
+	objW     = 16      // width of object ids in pointers
 	maxCells = 1 << 16 // cells of one object
 )
 
