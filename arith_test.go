@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/progen"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -178,7 +178,7 @@ func TestAtomicsAgainstGCC(t *testing.T) {
 				t.Errorf("seed %d (a wrong value asserted: %v): plain %v %v, want %v\n%s", seed, wrong, r.Verdict, err, wantV, src)
 			}
 			ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
-			c, err := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: be, Bounds: bd})
+			c, err := loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: be, Bounds: bd})
 			cancel()
 			if err != nil || c.Verdict != wantV {
 				t.Errorf("seed %d (a wrong value asserted: %v): cegpv %v %v, want %v\n%s", seed, wrong, c.Verdict, err, wantV, src)

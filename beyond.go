@@ -2,13 +2,14 @@ package cegpv
 
 import (
 	"context"
-	"sync"
+	"errors"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
@@ -33,7 +34,7 @@ const BeyondFactor = 4
 // Beyond looks for a violation of p beyond opts.Bounds, for as long as ctx
 // allows, after a check within the bounds found none but cut some runs
 // (a bounded TRUE that is not complete). Two engines run side by side and
-// the first answer wins:
+// the first answer in CPU time wins (budget.Race):
 //   - the backend on p at BeyondFactor times the unwinding (the built-in
 //     backend deepens towards it from the unwinding above the bounds, so
 //     it stops at the first unwinding with a violation);
@@ -55,29 +56,6 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	if !p.Bounded() {
 		return backend.Result{}, "", false // no loop or recursion: nothing lies beyond
 	}
-	type answer struct {
-		res backend.Result
-		how string
-		ok  bool
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ch := make(chan answer, 2)
-	var wg sync.WaitGroup
-	run := func(f func() answer) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a := answer{}
-			defer func() {
-				if r := recover(); r != nil { // an engine's bug: no answer from it
-					log.Error("engine failed beyond the bounds", "error", program.PanicError(r))
-				}
-				ch <- a
-			}()
-			a = f()
-		}()
-	}
 	deeper := opts.Bounds
 	deeper.Unwind = max(1, opts.Bounds.Unwind) * BeyondFactor
 	if deeper.Threads > 0 {
@@ -87,50 +65,63 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	deeper.UnwindingAssertions = false
 	deeper.DeepenFrom = opts.Bounds.Unwind + 1
 	start := time.Now()
-	n := 0
+	type answer struct {
+		res backend.Result
+		how string
+	}
+	var engines []budget.Engine[answer]
 	if !opts.NoBackend {
-		n++
-		run(func() answer {
+		engines = append(engines, budget.Engine[answer]{Name: "the backend beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
+			defer program.Recover(&err) // an engine's bug: no answer from it
 			r, err := opts.Backend.Check(ctx, p, deeper)
 			log.Debug("backend beyond the bounds", "bounds", deeper.String(), "verdict", r.Verdict, "complete", r.Complete, "error", err, "seconds", time.Since(start).Seconds())
 			switch {
 			case err != nil:
-				return answer{}
+				return answer{}, err
 			case r.Verdict == backend.Unsafe:
 				// replayed here, so that a run that does not replay leaves
 				// the bounded answer standing instead of replacing it
 				if _, err := interp.Confirm(p, r.Run); err != nil {
 					log.Warn("backend beyond the bounds: the violation is not a confirmed run of the program", "error", err)
-					return answer{}
+					return answer{}, err
 				}
-				return answer{r, opts.Backend.Name() + " within " + r.Bounds.String(), true}
+				return answer{r, opts.Backend.Name() + " within " + r.Bounds.String()}, nil
 			case r.Verdict == backend.Safe && r.Complete:
 				r.Bounds = opts.Bounds
 				r.Proof = opts.Bounds.UnwindingAssertions
-				return answer{r, opts.Backend.Name() + ", every run", true}
+				return answer{r, opts.Backend.Name() + ", every run"}, nil
 			}
-			return answer{}
-		})
+			return answer{}, errNoAnswer
+		}})
 	}
 	if !opts.NoExplicit { // answers at once where it does not apply
-		n++
-		run(func() answer {
+		engines = append(engines, budget.Engine[answer]{Name: "the explicit-state search beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
+			defer program.Recover(&err)
 			eo := explicit.Defaults
 			eo.Logger = log.Named("explicit")
 			eb := opts.Bounds
 			eb.MaxThreads = deeper.MaxThreads
 			r, how, ok := explicit.Beyond(ctx, p, eb, eo)
+			if !ok {
+				return answer{}, errNoAnswer
+			}
 			if r.Verdict == backend.Safe {
 				r.Bounds = opts.Bounds // every run: the bounds given stand
 			}
-			return answer{r, how, ok}
-		})
+			return answer{r, how}, nil
+		}})
 	}
-	var a answer
-	for i := 0; i < n && !a.ok; i++ {
-		a = <-ch
+	if len(engines) == 0 {
+		return backend.Result{}, "", false
 	}
-	cancel()
-	wg.Wait() // both engines have stopped (no solver process is left)
-	return a.res, a.how, a.ok
+	// the first answer in CPU time wins (budget.Race); both engines have
+	// stopped (no solver process is left) when it returns
+	a, err, _ := budget.Race(ctx, func(_ answer, err error) bool { return err == nil }, engines...)
+	if err != nil {
+		return backend.Result{}, "", false
+	}
+	return a.res, a.how, true
 }
+
+// errNoAnswer is an engine's answer beyond the bounds that decides nothing.
+var errNoAnswer = errors.New("no answer")

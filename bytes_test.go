@@ -19,6 +19,7 @@ import (
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/lazyseq"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -86,7 +87,7 @@ func engineVerdicts(t *testing.T, p *program.Program, bd backend.Bounds, want ba
 	bad = append(bad, judge("plain builtin", p, plain.Verdict, plain.Proof, plain.Run, plain.Reason, err, want)...)
 
 	ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
-	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: be, Bounds: bd},
+	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: bd},
 		Mode: cegpv.ModeCEGPV, NoExplicit: true, Beyond: -1, Probe: -1})
 	cancel()
 	bad = append(bad, judge("cegpv", p, rep.Verdict, true /* bounded is right */, rep.Run, rep.Reason, rep.Err, want)...)

@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -116,7 +116,7 @@ int main(void) {
 func TestLyingBackendIsUnknown(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
 	for _, h := range []depgraph.Heuristic{depgraph.Paper{}, depgraph.Cone{}} {
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: liar{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: h})
+		res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: liar{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: h})
 		if res.Verdict != backend.Unknown || err == nil {
 			t.Fatalf("%s: verdict %v, err %v; want UNKNOWN with an error", h.Name(), res.Verdict, err)
 		}
@@ -132,7 +132,7 @@ func TestReconstructionErrorIsUnknown(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
 	crash := program.Errorf(program.Crash, "solver died")
 	b := &simBackend{fail: map[int]error{2: crash}}
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: b, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}})
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: b, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}})
 	if !errors.Is(err, crash) || res.Verdict != backend.Unknown {
 		t.Fatalf("verdict %v, err %v; want UNKNOWN caused by the crash", res.Verdict, err)
 	}
@@ -148,7 +148,7 @@ func TestReconstructionErrorIsUnknown(t *testing.T) {
 // replays on the original program.
 func TestUnsafeRunReplays(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}})
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}})
 	if err != nil || res.Verdict != backend.Unsafe {
 		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
 	}
@@ -162,7 +162,7 @@ func TestCancelledIsUnknown(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}})
+	res, err := loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}})
 	if res.Verdict != backend.Unknown || program.KindOf(err) != program.Timeout {
 		t.Fatalf("verdict %v, err %v; want UNKNOWN (timeout)", res.Verdict, err)
 	}
@@ -170,7 +170,7 @@ func TestCancelledIsUnknown(t *testing.T) {
 
 func TestUnknownProperty(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: &simBackend{}, Property: "main.assertion.9"})
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: &simBackend{}, Property: "main.assertion.9"})
 	if res.Verdict != backend.Unknown || err == nil || !strings.Contains(err.Error(), "main.assertion.1") {
 		t.Fatalf("verdict %v, err %v; want UNKNOWN naming the existing properties", res.Verdict, err)
 	}
@@ -204,7 +204,7 @@ func TestProgsCEGPVAgreesWithPlain(t *testing.T) {
 			}
 			ctx2, cancel2 := context.WithTimeout(context.Background(), 40*time.Second)
 			defer cancel2()
-			res, err := cegpv.Verify(ctx2, p, cegpv.Options{Sanity: true, Backend: be, Bounds: bd})
+			res, err := loop.Verify(ctx2, p, loop.Options{Sanity: true, Backend: be, Bounds: bd})
 			if err != nil && program.KindOf(err) != program.Timeout {
 				t.Fatalf("cegpv: %v", err)
 			}
@@ -246,7 +246,7 @@ func TestPaperFig2(t *testing.T) {
 		t.Errorf("first abstraction keeps %s, want main::t1, main::t2, x", got)
 	}
 	// the paper's loop: no relaxation of the forced check
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1})
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1})
 	if err != nil || res.Verdict != backend.Unsafe {
 		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
 	}
@@ -270,7 +270,7 @@ func TestPaperFig2(t *testing.T) {
 
 	// with relaxation (the default), the forced check of the spurious
 	// counterexample fails and its relaxation finds the real bug at once
-	res, err = cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
+	res, err = loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
 	if err != nil || res.Verdict != backend.Unsafe || len(res.Iterations) != 1 {
 		t.Fatalf("relaxed: verdict %v, err %v, iterations %+v; want UNSAFE in one iteration", res.Verdict, err, res.Iterations)
 	}
@@ -288,7 +288,7 @@ func TestDump(t *testing.T) {
 	fig, p := paperFig2(t)
 	for _, noInc := range []bool{false, true} {
 		dir := t.TempDir()
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
+		res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
 			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("no-incremental=%v: %v %v", noInc, res.Verdict, err)
@@ -354,7 +354,7 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); int t = x; x = t + 1;
 	}
 	be := builtin.New(builtin.Options{})
 	for _, noDeep := range []bool{false, true} {
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 4}, NoDeepening: noDeep})
+		res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 4}, NoDeepening: noDeep})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("no-deepening=%v: %v %v", noDeep, res.Verdict, err)
 		}
@@ -374,7 +374,7 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); int t = x; x = t + 1;
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := cegpv.Verify(context.Background(), q, cegpv.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 4}})
+	res, err := loop.Verify(context.Background(), q, loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 4}})
 	if err != nil || res.Verdict != backend.Safe || res.Bounds.Unwind != 4 {
 		t.Fatalf("safe program: %v within %v, %v", res.Verdict, res.Bounds, err)
 	}
@@ -397,7 +397,7 @@ int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); x = 0; u = 1; v = u; 
 	}
 	first := map[bool]int{}
 	for _, noDeep := range []bool{true, false} {
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
+		res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
 			Bounds: backend.Bounds{Unwind: 4}, MaxIterations: 1, NoDeepening: noDeep})
 		if err != nil || res.Verdict != backend.Safe || res.Bounds.Unwind != 4 {
 			t.Fatalf("no-deepening=%v: %v within %v, %v", noDeep, res.Verdict, res.Bounds, err)
@@ -443,7 +443,7 @@ func TestMaxKeptShare(t *testing.T) {
 	fig, p := paperFig2(t)
 	all := len(depgraph.Build(p).Vars)
 	for _, share := range []float64{0, 0.01} {
-		res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
+		res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
 			Bounds: backend.Bounds{Unwind: fig.Unwind}, MaxKeptShare: share})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("share %v: verdict %v, err %v; want UNSAFE", share, res.Verdict, err)

@@ -1,3 +1,10 @@
+// Package cegpv decides verdicts: Check (and CheckEach, per property) runs
+// the engines of a check — the CEGPV loop (package loop) or the backend
+// alone, the probe, the explicit-state search raced beside them, the
+// search behind a counterexample that cannot be followed, the search
+// beyond the bounds — within CPU-time budgets (internal/budget), and
+// judges every answer the same way: a FALSE only with a run replayed on
+// the program that draws no opaque value (design.md §5).
 package cegpv
 
 import (
@@ -13,7 +20,9 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -34,7 +43,7 @@ var Modes = []string{ModeCEGPV, ModePlain}
 type CheckOptions struct {
 	// Options are the loop's options; Backend and Bounds are required.
 	// Bounds.Timeout, when set, limits the whole check.
-	Options
+	loop.Options
 	// Mode is ModeCEGPV ("" too) or ModePlain.
 	Mode string
 	// Beyond bounds the search for a violation beyond the bounds that
@@ -130,7 +139,7 @@ type Report struct {
 	// Result is the backend's answer the verdict comes from (statistics).
 	Result backend.Result
 	// Loop holds the CEGPV loop's statistics (ModeCEGPV), or nil.
-	Loop *Result
+	Loop *loop.Result
 	// DecidedBy names the engine whose answer the verdict comes from
 	// (ByLoop, ByBackend, ByProbe, BySearch, ByBeyond, ByUnwinding), ""
 	// for Unknown.
@@ -173,7 +182,15 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 	if c.opts.Beyond == 0 {
 		c.opts.Beyond = DefaultBeyond
 	}
+	// every budget inside is CPU time (package budget), shares of this
+	// nominal total: the wall-clock timeout is the only wall-clock limit
+	total := opts.Bounds.Timeout
+	if dl, ok := ctx.Deadline(); ok && (total <= 0 || time.Until(dl) < total) {
+		total = time.Until(dl)
+	}
+	ctx, stop := budget.Start(ctx, "the check", total)
 	rep := c.check(ctx, p)
+	stop()
 	if rep.Run != nil && rep.Program != nil {
 		ovs, err := interp.Overflows(rep.Program, rep.Run)
 		if err != nil {
@@ -229,7 +246,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.unknown(program.Errorf(program.Internal, "no backend"))
 		return rep
 	}
-	b, err := propertyBounds(p, c.opts.Property, c.opts.Bounds)
+	b, err := loop.PropertyBounds(p, c.opts.Property, c.opts.Bounds)
 	if err != nil {
 		rep.unknown(&program.Error{Kind: program.Unsupported, Err: err})
 		return rep
@@ -242,15 +259,15 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	t0 := time.Now()
+	u0 := budget.Used(ctx)
 	qSafe := false
 	if q, n := program.WithoutOpaque(p); n > 0 {
-		if err := sanityCheck(c.opts.Sanity, "cutting the opaque draws", q); err != nil {
+		if err := loop.SanityCheck(c.opts.Sanity, "cutting the opaque draws", q); err != nil {
 			rep.unknown(err)
 			return rep
 		}
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
-		qctx, cancel := backend.WithShare(ctx, 0.5)
+		qctx, cancel := budget.WithShare(ctx, "the check without opaque draws", 0.5, 0)
 		r2 := c.newReport(p)
 		res2, loop2, by2, err2 := c.mode(qctx, q)
 		cancel()
@@ -262,15 +279,15 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		}
 		qSafe = err2 == nil && res2.Verdict == backend.Safe
 	}
-	res, loop, by, err := c.mode(ctx, p)
-	rep.Loop = loop
+	res, lr, by, err := c.mode(ctx, p)
+	rep.Loop = lr
 	c.judge(ctx, rep, p, res, err)
 	rep.decidedBy(by)
 	if rep.Verdict == backend.Unknown && strings.HasPrefix(rep.Reason, program.OpaqueReason) && qSafe {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
 	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.Beyond > 0 {
-		c.beyond(ctx, rep, p, time.Since(t0))
+		c.beyond(ctx, rep, p, budget.Used(ctx)-u0)
 	}
 	return rep
 }
@@ -278,7 +295,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 // mode runs the chosen mode on q (p, or p with its opaque draws cut),
 // with the explicit-state search beside it unless opts.NoExplicit: the
 // one place where the engines race. by names the engine that answered.
-func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Result, loop *Result, by string, err error) {
+func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Result, lr *loop.Result, by string, err error) {
 	work := q // q with only the checked property
 	if c.opts.Property != "" {
 		var err error
@@ -287,9 +304,9 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 		}
 	}
 	type answer struct {
-		res  backend.Result
-		loop *Result
-		by   string
+		res backend.Result
+		lr  *loop.Result
+		by  string
 	}
 	run := func(ctx context.Context) (answer, error) {
 		// an unwinding property alone is checked on the whole program in
@@ -299,7 +316,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 			return answer{res: res, by: ByBackend}, err
 		}
 		if probe := c.probe(); probe > 0 {
-			pctx, cancel := context.WithTimeout(ctx, probe)
+			pctx, cancel := budget.WithLimit(ctx, "the probe", probe)
 			res, err := c.opts.Backend.Check(pctx, work, c.opts.Bounds)
 			cancel()
 			if err == nil && res.Verdict != backend.Unknown {
@@ -313,7 +330,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 			eo := c.explicitOptions()
 			vo.Search = &eo
 		}
-		cr, err := Verify(ctx, q, vo)
+		cr, err := loop.Verify(ctx, q, vo)
 		if errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
 			// the loop cannot use the backend's counterexamples (of
 			// an abstraction whose sliced reads keep the search out,
@@ -338,7 +355,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 	}
 	if c.opts.NoExplicit {
 		a, err := run(ctx)
-		return a.res, a.loop, a.by, err
+		return a.res, a.lr, a.by, err
 	}
 	eo := c.explicitOptions()
 	if eo.Share >= UnfollowableShare {
@@ -348,7 +365,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 	a, err := explicit.Race(ctx, work, c.opts.Bounds, eo, run,
 		func(r backend.Result) answer { return answer{res: r, by: BySearch} },
 		func(a answer) bool { return a.res.Verdict != backend.Unknown })
-	return a.res, a.loop, a.by, err
+	return a.res, a.lr, a.by, err
 }
 
 // probe is the probe's time (CheckOptions.Probe): only in mode cegpv over
@@ -403,16 +420,16 @@ func (c *checker) explicitOptions() explicit.Options {
 }
 
 // beyond looks for a violation of p beyond the bounds after the bounded
-// TRUE in rep, which took elapsed (Beyond): for twice that time, at least
-// 15s, at most opts.Beyond and at most half the time left; the backend
-// only when elapsed is at most half of that. A violation found replaces
-// the TRUE (judged, so replayed on p, like any other).
+// TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
+// time, at least 15s, at most opts.Beyond and at most half the CPU time
+// left; the backend only when elapsed is at most half of that. A violation
+// found replaces the TRUE (judged, so replayed on p, like any other).
 func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, elapsed time.Duration) {
-	budget := min(c.opts.Beyond, max(15*time.Second, 2*elapsed))
-	if dl, ok := ctx.Deadline(); ok {
-		budget = min(budget, time.Until(dl)/2)
+	limit := min(c.opts.Beyond, max(15*time.Second, 2*elapsed))
+	if left, ok := budget.Left(ctx); ok {
+		limit = min(limit, left/2)
 	}
-	if budget <= 0 {
+	if limit <= 0 {
 		return
 	}
 	q := p
@@ -424,13 +441,12 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 	}
 	// a deeper check costs more than the one within the bounds: when that
 	// took more than half the budget, only the explicit search runs
-	noBackend := elapsed > budget/2
+	noBackend := elapsed > limit/2
 	if noBackend && (c.opts.NoExplicit || !explicit.Applies(q)) {
 		return
 	}
-	bctx, cancel := context.WithTimeout(ctx, budget)
+	bctx, cancel := budget.WithLimit(ctx, "the search beyond the bounds", limit)
 	defer cancel()
-	start := time.Now()
 	res, how, found := Beyond(bctx, q, BeyondOptions{Backend: c.opts.Backend, Bounds: c.opts.Bounds, NoExplicit: c.opts.NoExplicit, NoBackend: noBackend, Logger: c.log.Named("beyond")})
 	switch {
 	case found && res.Verdict == backend.Unsafe:
@@ -454,28 +470,7 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, e
 		rep.decidedBy(ByBeyond)
 		return
 	}
-	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs", time.Since(start).Seconds())
-}
-
-// propertyBounds returns the bounds of a check of property prop of p
-// (Options.Property): for an unwinding property, unwinding assertions on
-// for it alone (Bounds.UnwindingOnly); for an assertion, none (the
-// unwinding properties are properties of their own, checked apart); for
-// all properties (""), b.
-func propertyBounds(p *program.Program, prop string, b backend.Bounds) (backend.Bounds, error) {
-	switch {
-	case prop == "":
-	case program.IsUnwinding(prop):
-		u, ok := program.UnwindingByID(p, prop)
-		if !ok {
-			_, err := program.OnlyProperty(p, prop) // its error lists the ids
-			return b, err
-		}
-		b.UnwindingAssertions, b.UnwindingOnly = true, u.Key()
-	default:
-		b.UnwindingAssertions, b.UnwindingOnly = false, ""
-	}
-	return b, nil
+	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", budget.Used(bctx).Seconds())
 }
 
 func (r *Report) unknown(err error) {
@@ -512,7 +507,7 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 			rep.ProofBy = "unwinding assertions hold for " + res.Bounds.String()
 		}
 	case backend.Unsafe:
-		run, prop, opaque, err := Judge(p, res.Run)
+		run, prop, opaque, err := interp.Judge(p, res.Run)
 		if err != nil {
 			rep.unknown(fmt.Errorf("backend %s: %w", c.opts.Backend.Name(), err))
 			return
@@ -538,24 +533,6 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 			rep.Reason = "backend gave no verdict"
 		}
 	}
-}
-
-// Judge replays a counterexample on p (soundness rule 1): it returns the
-// replayed run, the violated property and the opaque values the run draws
-// (rule 6: a run that draws any is no FALSE). An error (kind Internal)
-// means run is not a violating run of p.
-func Judge(p *program.Program, run *program.Run) (replayed *program.Run, prop string, opaque []string, err error) {
-	if run == nil {
-		return nil, "", nil, program.Errorf(program.Internal, "a violation was reported without a run")
-	}
-	out, err := interp.Replay(p, run)
-	if err != nil {
-		return nil, "", nil, program.Errorf(program.Internal, "counterexample does not replay on the program: %v", err)
-	}
-	if out.Status != interp.Violated {
-		return nil, "", nil, program.Errorf(program.Internal, "counterexample replays without violating a property")
-	}
-	return out.Run, out.Prop, out.Opaque, nil
 }
 
 // graceful wraps a backend so that one that does not return within grace
@@ -604,6 +581,7 @@ func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backen
 	}
 	ch := make(chan ret, 1)
 	go func() {
+		defer budget.Enter(ctx)()
 		var r ret
 		defer func() {
 			if x := recover(); x != nil { // the backend's bug: its answer is the error

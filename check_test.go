@@ -12,6 +12,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -33,7 +34,7 @@ func TestExplicitBeside(t *testing.T) {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}},
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}},
 				Mode: mode, Explicit: &eo, Beyond: -1, Probe: -1})
 			cancel()
 			if got := map[backend.Verdict]string{backend.Safe: "safe", backend.Unsafe: "unsafe"}[rep.Verdict]; got != pr.Expect {
@@ -65,7 +66,7 @@ func (panicBackend) Check(context.Context, *program.Program, backend.Bounds) (ba
 func TestCheckContainsPanics(t *testing.T) {
 	p := lower(t, "x.c", []byte("#include <assert.h>\nint g;\nint main(void) { g = 1; assert(g == 1); return 0; }\n"))
 	for _, mode := range cegpv.Modes {
-		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: panicBackend{}, Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, NoExplicit: true})
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: panicBackend{}, Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, NoExplicit: true})
 		if rep.Verdict != backend.Unknown || program.KindOf(rep.Err) != program.Internal || !strings.Contains(rep.Reason, "panic at check_test.go:") {
 			t.Errorf("%s: %v %q (%v), want UNKNOWN: internal error: panic at check_test.go:…", mode, rep.Verdict, rep.Reason, rep.Err)
 		}
@@ -110,7 +111,7 @@ int main(void) { pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(
 		}
 		for _, mode := range cegpv.Modes {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: stuckBackend{}, Bounds: backend.Bounds{Unwind: 2}},
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: stuckBackend{}, Bounds: backend.Bounds{Unwind: 2}},
 				Mode: mode, Explicit: &eo, Beyond: -1})
 			cancel()
 			if rep.Verdict != c.want {
@@ -147,7 +148,7 @@ func TestProbe(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: c.be, Bounds: backend.Bounds{Unwind: 3}},
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: c.be, Bounds: backend.Bounds{Unwind: 3}},
 				Probe: c.probe, Beyond: -1, NoExplicit: true})
 			if rep.Verdict != backend.Unsafe {
 				t.Fatalf("%v (%s), want FALSE", rep.Verdict, rep.Reason)

@@ -16,6 +16,7 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -162,7 +163,7 @@ func TestCLibraryAgainstGCC(t *testing.T) {
 				}
 				for _, mode := range modes {
 					ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-					rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Mode: mode, Options: cegpv.Options{
+					rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Mode: mode, Options: loop.Options{
 						Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}}})
 					cancel()
 					if rep.Verdict != want {
@@ -205,7 +206,7 @@ int main(void) {
 		{"ctz", "c != 7 || (x & 0xff) == 0x80", backend.Unknown}, // holds for every x != 0
 	} {
 		p := lower(t, tc.f+".c", []byte(fmt.Sprintf(src, tc.f, tc.cond)))
-		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Mode: cegpv.ModePlain, Options: cegpv.Options{
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Mode: cegpv.ModePlain, Options: loop.Options{
 			Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}})
 		if rep.Verdict != tc.want {
 			t.Errorf("%s, assert(%s): %s (%s), want %s", tc.f, tc.cond, rep.Verdict, reason(rep), tc.want)
@@ -259,7 +260,7 @@ int main(void) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Mode: cegpv.ModePlain, Options: cegpv.Options{
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Mode: cegpv.ModePlain, Options: loop.Options{
 			Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}})
 		if rep.Verdict != tc.want {
 			t.Errorf("may fail %v:\n%s\n%s (%s), want %s", tc.mayFail, tc.src, rep.Verdict, reason(rep), tc.want)

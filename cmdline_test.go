@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
+	"cegpv.dev/cegpv/loop"
 )
 
 // The command-line model (frontend/mainparams.go) at its limits: what it
@@ -38,7 +38,7 @@ int main(int argc, char **argv) { int a = 0, b = 0; if (argc >= 2) { sscanf(argv
 			p := lower(t, tc.name+".c", []byte(src))
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			res, err := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}})
+			res, err := loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}})
 			if err != nil {
 				t.Fatalf("verify: %v", err)
 			}

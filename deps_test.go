@@ -22,14 +22,16 @@ import (
 //   - backends import the model, the contract, the solver driver and the
 //     interpreter's replay, and nothing from the CEGPV stages, the
 //     explicit-state search or the library (issue 15);
-//   - explicit, the search as a portfolio engine; the library (the module
-//     root) decides verdicts from all of them;
+//   - explicit, the search as a portfolio engine; the CEGPV loop (loop),
+//     which never imports the root; the library (the module root) decides
+//     verdicts from all of them;
 //   - above the library: validate, report (the writers), and the CLI,
 //     which alone imports the backends' constructors and the writers.
 var deps = map[string][]string{
 	"program":            nil,
 	"internal/heap":      nil,
-	"internal/proc":      nil,
+	"internal/budget":    nil,
+	"internal/proc":      {"internal/budget"},
 	"internal/manifest":  {"program"},
 	"internal/progen":    nil,
 	"internal/testenv":   {"internal/manifest", "program"},
@@ -53,18 +55,20 @@ var deps = map[string][]string{
 	"lazyseq":     {"backend", "program"},
 
 	"backend/smt":      {"internal/proc", "program"},
-	"backend/builtin":  {"analysis", "backend", "backend/smt", "internal/heap", "interp", "program"},
+	"backend/builtin":  {"analysis", "backend", "backend/smt", "internal/budget", "internal/heap", "interp", "program"},
 	"backend/external": {"backend", "internal/proc", "interp", "program"},
 	"backend/esbmc":    {"backend", "backend/external", "program"},
 	"backend/cbmc":     {"backend", "backend/external", "program"},
 
-	"explicit": {"analysis", "backend", "internal/heap", "internal/machine", "interp", "program"},
-	"":         {"backend", "depgraph", "explicit", "interp", "observer", "program", "reconstruct", "refine", "slice"},
+	"explicit": {"analysis", "backend", "internal/budget", "internal/heap", "internal/machine", "interp", "program"},
+	// the CEGPV loop never reaches the verdict's policy (the module root)
+	"loop": {"backend", "depgraph", "explicit", "internal/budget", "interp", "observer", "program", "reconstruct", "refine", "slice"},
+	"":     {"backend", "explicit", "internal/budget", "interp", "loop", "program"},
 
 	"validate": {"", "backend", "interp", "program", "witness"},
-	"report":   {"", "backend", "program", "witness"},
+	"report":   {"", "backend", "interp", "loop", "program", "witness"},
 	"cmd/cegpv": {"", "backend", "backend/builtin", "backend/cbmc", "backend/esbmc", "backend/external", "backend/smt", "depgraph", "frontend",
-		"internal/manifest", "internal/proc", "lazyseq", "overflow", "program", "report", "slice", "svcomp", "validate", "witness"},
+		"internal/manifest", "internal/proc", "lazyseq", "loop", "overflow", "program", "report", "slice", "svcomp", "validate", "witness"},
 }
 
 func TestDeps(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/loop"
 )
 
 // A Go program gets the verdict `cegpv verify` prints, with the same
@@ -28,7 +29,7 @@ func ExampleCheck() {
 		return
 	}
 	rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{
-		Options: cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5}},
+		Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5}},
 	})
 	fmt.Println(rep.Verdict.SVCOMP(), rep.Property)
 	if rep.FoundWithin != nil {
@@ -87,7 +88,7 @@ int main(void) {
 		return
 	}
 	rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{
-		Options: cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}, Heuristic: h, NoDeepening: true},
+		Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}, Heuristic: h, NoDeepening: true},
 		Probe:   -1, // the loop from the start, without first checking the whole program
 	})
 	fmt.Println(rep.Verdict.SVCOMP(), rep.Property)

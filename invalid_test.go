@@ -11,6 +11,7 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/frontend"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -144,7 +145,7 @@ func TestSlicedInvalidAccess(t *testing.T) {
 // checkLoop runs the CEGPV loop alone (no probe, no explicit search, no
 // search beyond the bounds) from heuristic h.
 func checkLoop(ctx context.Context, p *program.Program, be backend.Backend, bd backend.Bounds, h depgraph.Heuristic) *cegpv.Report {
-	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: be, Bounds: bd, Heuristic: h},
+	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: bd, Heuristic: h},
 		Mode: cegpv.ModeCEGPV, NoExplicit: true, Beyond: -1, Probe: -1})
 	if rep.Err != nil && rep.Reason == "" {
 		rep.Reason = fmt.Sprint(rep.Err)

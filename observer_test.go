@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -42,7 +42,7 @@ func TestObserverRefinement(t *testing.T) {
 			p := lower(t, pr.Path, pr.Src)
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
-			res, err := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, UnwindingAssertions: true},
+			res, err := loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, UnwindingAssertions: true},
 				Refinement: "observer", NoIncremental: true})
 			if err != nil {
 				t.Fatalf("verify: %v (%s)", err, res.Reason)
@@ -88,7 +88,7 @@ func TestObserverRefinement(t *testing.T) {
 
 func TestUnknownRefinement(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: &simBackend{}, Refinement: "trie"})
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: &simBackend{}, Refinement: "trie"})
 	if res.Verdict != backend.Unknown || program.KindOf(err) != program.Unsupported || !strings.Contains(err.Error(), "observer") {
 		t.Fatalf("verdict %v, err %v; want UNKNOWN naming the refinements", res.Verdict, err)
 	}
@@ -99,7 +99,7 @@ func TestUnknownRefinement(t *testing.T) {
 // with a run that replays.
 func TestObserverRefinementSim(t *testing.T) {
 	p := lower(t, "racy.c", []byte(racy))
-	res, err := cegpv.Verify(context.Background(), p, cegpv.Options{Sanity: true, Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}, Refinement: "observer"})
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: &simBackend{}, Bounds: backend.Bounds{Unwind: 2}, Refinement: "observer"})
 	if err != nil || res.Verdict != backend.Unsafe {
 		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
 	}

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/internal/progen"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -89,17 +89,17 @@ func judgePrograms(t *testing.T, gen func(int64) string, n int) {
 		plain, perr := be.Check(ctx, p, bd)
 		cancel()
 		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
-		res, cerr := cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: be, Bounds: bd})
+		res, cerr := loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: be, Bounds: bd})
 		cancel()
 		// the code-to-code loop, its reconstructions raced by the
 		// explicit-state search (as with an external backend), on every
 		// other program
-		var c2c cegpv.Result
+		var c2c loop.Result
 		c2cErr := errSkipped
 		if seed%2 == 0 {
 			search := explicit.Defaults
 			ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
-			c2c, c2cErr = cegpv.Verify(ctx, p, cegpv.Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &search})
+			c2c, c2cErr = loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &search})
 			cancel()
 		}
 		if c2cErr == nil && plain.Verdict != backend.Unknown && c2c.Verdict != backend.Unknown && plain.Verdict != c2c.Verdict {

@@ -2,7 +2,6 @@ package cegpv
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -10,23 +9,6 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/program"
 )
-
-// With Options.Sanity a program that breaks the model's invariants ends
-// the run with an internal error naming the pass; without it nothing is
-// checked.
-func TestSanityNamesThePass(t *testing.T) {
-	broken := &program.Program{} // no main function
-	v := &verifier{opts: Options{Sanity: true}}
-	v.opts.Bounds.Unwind = 3
-	err := v.sane("refine", broken)
-	if program.KindOf(err) != program.Internal || !strings.Contains(err.Error(), "sanity check after refine (unwind 3, level 0)") || !strings.Contains(err.Error(), "no main function") {
-		t.Errorf("sane: %v, want an internal error naming the pass and the violation", err)
-	}
-	v.opts.Sanity = false
-	if err := v.sane("refine", broken); err != nil {
-		t.Errorf("sane without Sanity: %v", err)
-	}
-}
 
 // Check's wrappers of the backend (searching, graceful) keep an
 // incremental backend incremental, so that the loop still takes the

@@ -8,6 +8,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -77,15 +78,15 @@ func (c *checker) searchUnfollowable(ctx context.Context, tool string, p *progra
 	}
 	eo := c.explicitOptions()
 	eo.LoopFree, eo.Share = true, UnfollowableShare
-	if _, ok := ctx.Deadline(); ok {
-		eo.Max = 24 * time.Hour // the share of the time left is the budget
+	if _, ok := budget.Left(ctx); ok {
+		eo.Max = 24 * time.Hour // the share of the CPU time left is the budget
 	}
 	log := c.log.Named("unfollowable")
-	start := time.Now()
+	u0 := budget.Used(ctx)
 	xr, done := explicit.Check(ctx, p, bd, eo)
 	switch {
 	case !done:
-		return res, fmt.Errorf("%w; the explicit-state search gave up after %.1fs", cause, time.Since(start).Seconds())
+		return res, fmt.Errorf("%w; the explicit-state search gave up after %.1fs of CPU time", cause, (budget.Used(ctx) - u0).Seconds())
 	case xr.Verdict == backend.Unsafe:
 		log.Info(tool+"'s counterexample cannot be followed; the explicit-state search found a violation", "reason", cause, "states", xr.Stats.States)
 		xr.Log = res.Log

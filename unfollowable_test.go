@@ -17,6 +17,7 @@ import (
 	"cegpv.dev/cegpv/explicit"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -104,7 +105,7 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); a
 				p := lower(t, c.name+".c", []byte(c.src))
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
-				rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}},
+				rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}},
 					Mode: mode, NoExplicit: c.noExplicit, Explicit: &late, Beyond: -1})
 				if rep.Verdict != c.want {
 					t.Fatalf("%v (%s), want %v", rep.Verdict, rep.Reason, c.want)
@@ -145,7 +146,7 @@ func TestExternalCBMCLive(t *testing.T) {
 		p := lower(t, name, src)
 		for _, mode := range cegpv.Modes {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: cbmc.New(cbmc.Options{Path: bin}), Bounds: backend.Bounds{Unwind: 3}},
+			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: cbmc.New(cbmc.Options{Path: bin}), Bounds: backend.Bounds{Unwind: 3}},
 				Mode: mode, Beyond: -1})
 			cancel()
 			unsafe := strings.HasSuffix(name, "_unsafe.c")

@@ -12,6 +12,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -42,7 +43,7 @@ func TestUnwindingAssertions(t *testing.T) {
 					p := lower(t, pr.Path, pr.Src)
 					ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 					defer cancel()
-					rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
+					rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
 						Bounds: backend.Bounds{Unwind: u.Unwind, Threads: pr.Threads, UnwindingAssertions: true}},
 						Mode: c.mode, Probe: c.probe, NoExplicit: !c.explicit, Beyond: -1})
 					checkUnwindingReport(t, p, rep, u.Fails, u.Unwind)
@@ -90,7 +91,7 @@ func TestUnwindingProperty(t *testing.T) {
 	}
 	p := lower(t, pr.Path, pr.Src)
 	opts := func(uwa bool, prop string) cegpv.CheckOptions {
-		return cegpv.CheckOptions{Options: cegpv.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Property: prop,
+		return cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Property: prop,
 			Bounds: backend.Bounds{Unwind: 2, Threads: pr.Threads, UnwindingAssertions: uwa}}, Beyond: -1}
 	}
 	ctx := context.Background()

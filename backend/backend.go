@@ -126,6 +126,10 @@ type Result struct {
 	Bounds   Bounds       // the bounds the verdict holds for
 	Stats    Stats
 	Log      string // raw backend output, for --dump and debugging
+	// Input is the program as the backend handed it to its checker (an
+	// external checker's C file, whose line numbers its trace names), for
+	// --dump; "" when it is the program itself.
+	Input string
 }
 
 // Stats are the numbers a check reports.
@@ -138,6 +142,9 @@ type Stats struct {
 	SolverTime time.Duration // time spent in the solver
 	EncodeTime time.Duration
 	Total      time.Duration
+	// Checker is an external checker's own account of its work, in its
+	// words (ESBMC: its schedule reduction line), "" for the others.
+	Checker string
 }
 
 // Error kinds, re-exported from program for convenience.
@@ -276,16 +283,4 @@ func (b Blocker) String() string {
 		s = append(s, a.String())
 	}
 	return strings.Join(s, " && ")
-}
-
-// WithShare returns ctx limited to share (between 0 and 1) of the time
-// left before its deadline, or ctx itself when it has no deadline: the
-// budget of one step of a search that must leave time for the steps after
-// it.
-func WithShare(ctx context.Context, share float64) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, time.Duration(float64(time.Until(dl))*share))
 }

@@ -36,23 +36,25 @@ package explicit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
 // Options bound the search.
 type Options struct {
-	// Delay is how long the other engine runs alone before the search
-	// starts (most programs are answered faster by it).
+	// Delay is the CPU time the other engine uses alone before the
+	// search starts (most programs are answered faster by it).
 	Delay time.Duration
-	// Share is the share of the time left the search may use, Max its
-	// time when the context has no deadline.
+	// Share is the share of the CPU time left (budget.Left) the search may
+	// use, Max its CPU time at most (and without a budget).
 	Share float64
 	Max   time.Duration
 	// Bytes bounds the store of visited states (the threads of a run
@@ -96,9 +98,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 			res, done = backend.Result{}, false
 		}
 	}()
-	sctx, scancel := backend.WithShare(ctx, opts.Share)
-	defer scancel()
-	ectx, cancel := context.WithTimeout(sctx, opts.Max)
+	ectx, cancel := budget.WithShare(ctx, "the explicit-state search", opts.Share, opts.Max)
 	defer cancel()
 	start := time.Now()
 	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes),
@@ -134,72 +134,40 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 // the search path) when that is more.
 func maxHeap(bytes int) uint64 { return max(768<<20, 3*uint64(bytes)) }
 
-// Race runs primary and, when Applies(p), after opts.Delay also Check
-// beside it; the first verdict wins and the other engine is stopped (Race
-// returns after it has). When primary answers without a verdict (known
-// false) while the search runs, the search may still answer. wrap turns
-// the search's answer into a T (an answer it makes unknown counts as none).
+// Race runs primary and, when AppliesWith(p, opts), once primary has used
+// opts.Delay of CPU time also Check beside it; the first verdict in CPU time
+// wins (budget.Race: not the first in wall time, so that the winner does
+// not depend on the load) and the other engine is stopped (Race returns
+// after it has). When primary answers without a verdict (known false) while
+// the search runs, the search may still answer. wrap turns the search's
+// answer into a T (an answer it makes unknown counts as none).
 func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds, opts Options,
 	primary func(context.Context) (T, error), wrap func(backend.Result) T, known func(T) bool) (T, error) {
 	if !AppliesWith(p, opts) {
 		return primary(ctx)
 	}
-	type answer struct {
-		res  T
-		err  error
-		done bool
-	}
-	pctx, pcancel := context.WithCancel(ctx)
-	defer pcancel()
-	prim := make(chan answer, 1)
-	go func() {
-		a := answer{done: true}
-		defer func() {
-			if r := recover(); r != nil { // the primary engine's bug: its answer is the error
-				a.err = program.PanicError(r)
-			}
-			prim <- a
-		}()
-		a.res, a.err = primary(pctx)
-	}()
-	ectx, ecancel := context.WithCancel(ctx)
-	defer ecancel()
-	var expc chan answer // nil until the search starts, and after it gave up
-	delay := time.NewTimer(opts.Delay)
-	defer delay.Stop()
-	for {
-		select {
-		case a := <-prim:
-			if !known(a.res) && expc != nil && ctx.Err() == nil {
-				if e := <-expc; e.done {
-					return e.res, nil
-				}
-			}
-			return a.res, a.err // the deferred ecancel stops the search
-		case <-delay.C:
-			if opts.Started != nil {
-				opts.Started()
-			}
-			expc = make(chan answer, 1)
-			go func(c chan answer) {
-				res, done := Check(ectx, p, bounds, opts)
-				var w T
-				if done {
-					w = wrap(res)
-				}
-				c <- answer{res: w, done: done && known(w)}
-			}(expc)
-		case e := <-expc:
-			if !e.done {
-				expc = nil
-				continue
-			}
-			pcancel()
-			<-prim // primary has stopped (its solver processes are gone)
-			return e.res, nil
+	search := func(ctx context.Context) (T, error) {
+		if opts.Started != nil {
+			opts.Started()
 		}
+		res, done := Check(ctx, p, bounds, opts)
+		var w T
+		if !done {
+			return w, errGaveUp
+		}
+		return wrap(res), nil
 	}
+	prim := func(ctx context.Context) (_ T, err error) {
+		defer program.Recover(&err) // the primary engine's bug: its answer is the error
+		return primary(ctx)
+	}
+	res, err, _ := budget.Race(ctx, func(r T, err error) bool { return err == nil && known(r) },
+		budget.Engine[T]{Name: "primary", Run: prim},
+		budget.Engine[T]{Name: "the explicit-state search", After: opts.Delay, Run: search})
+	return res, err
 }
+
+var errGaveUp = errors.New("the explicit-state search gave up")
 
 // Beyond looks for a violation of p beyond the loop bounds, after a check
 // within them found none: the search with loops unbounded (visited states

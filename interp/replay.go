@@ -171,21 +171,38 @@ func (s *replaySource) Next(t *program.Type) program.Value {
 	return v
 }
 
-// Confirm replays run on p and returns the replayed run when it ends in a
-// violation and draws no opaque value, that is, when it is a run of the C
-// program that may be reported as FALSE; otherwise an error says why not.
+// Judge replays a counterexample on p (soundness rule 1), the one
+// replay-and-confirm of every engine's answer: it returns the
+// replayed run, the violated property and the opaque values the run draws
+// (rule 6: a run that draws any is no FALSE). An error (kind Internal)
+// means run is not a violating run of p.
+func Judge(p *program.Program, run *program.Run) (replayed *program.Run, prop string, opaque []string, err error) {
+	if run == nil {
+		return nil, "", nil, program.Errorf(program.Internal, "a violation was reported without a run")
+	}
+	out, err := Replay(p, run)
+	if err != nil {
+		return nil, "", nil, program.Errorf(program.Internal, "counterexample does not replay on the program: %v", err)
+	}
+	if out.Status != Violated {
+		return nil, "", nil, program.Errorf(program.Internal, "counterexample replays without violating a property")
+	}
+	return out.Run, out.Prop, out.Opaque, nil
+}
+
+// Confirm is Judge for a run that must be a FALSE: the replayed run when
+// it violates a property and draws no opaque value; otherwise an error
+// says why not.
 func Confirm(p *program.Program, run *program.Run) (_ *program.Run, err error) {
 	defer program.Recover(&err)
-	out, err := Replay(p, run)
+	replayed, _, opaque, err := Judge(p, run)
 	switch {
 	case err != nil:
 		return nil, err
-	case out.Status != Violated:
-		return nil, fmt.Errorf("the run replays to %s, not a violation", out.Status)
-	case len(out.Opaque) > 0:
-		return nil, fmt.Errorf("the run draws opaque values: %s", strings.Join(out.Opaque, ", "))
+	case len(opaque) > 0:
+		return nil, fmt.Errorf("the run draws opaque values: %s", strings.Join(opaque, ", "))
 	}
-	return out.Run, nil
+	return replayed, nil
 }
 
 // Replay executes run on p step by step. Each step must name the current
@@ -214,18 +231,22 @@ func Confirm(p *program.Program, run *program.Run) (_ *program.Run, err error) {
 // is a divergence.
 func Replay(p *program.Program, run *program.Run) (_ *Outcome, err error) {
 	defer program.Recover(&err)
-	return replay(p, run, nil)
+	return replay(p, run, nil, nil)
 }
 
 // replay is Replay; snap, when not nil, is called with the machine before
-// each step and once after the last one (Configs).
-func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine)) (*Outcome, error) {
+// each step and once after the last one (Configs); ob, when not nil,
+// records the accesses of each step (Observe).
+func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine), ob *observer) (*Outcome, error) {
 	if run == nil {
 		return nil, program.Errorf(program.Internal, "replay of a nil run")
 	}
 	m, err := machine.New(p)
 	if err != nil {
 		return nil, err
+	}
+	if ob != nil {
+		ob.start(m)
 	}
 	ix := program.NewIndex(p)
 	out := &Outcome{Step: -1, Run: &program.Run{Steps: make([]program.Step, 0, len(run.Steps))}}
@@ -277,6 +298,9 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 			}
 		}
 		src := &replaySource{m: m, t: t, vals: s.Nondet}
+		if ob != nil {
+			ob.step, ob.thread, ob.spawn = i, s.Thread, cur.Op == program.OpSpawn
+		}
 		pick := func(targets []program.Label) program.Label {
 			for _, n := range run.Steps[i+1:] {
 				if n.Thread == s.Thread {
@@ -324,6 +348,9 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine))
 		}
 		if unw != nil {
 			unw.Left(t)
+		}
+		if ob != nil {
+			ob.Returned[i] = res.Returned
 		}
 		if s.Assigned != nil {
 			out.Diffs = append(out.Diffs, diffWrites(i, s, s.Assigned, res.Writes)...)

@@ -59,7 +59,7 @@ func (t *ThreadConfig) Top() *FrameConfig {
 // error is Replay's and configs is nil.
 func Configs(p *program.Program, run *program.Run) ([]*Config, *Outcome, error) {
 	var cs []*Config
-	out, err := replay(p, run, func(m *machine.Machine) { cs = append(cs, snapshot(m)) })
+	out, err := replay(p, run, func(m *machine.Machine) { cs = append(cs, snapshot(m)) }, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -158,7 +158,7 @@
 // real. It needs more iterations when many runs share a label sequence,
 // and its A' is larger (tables of every node's state, a controller per
 // thread function), but it does not need the stronger order-only proof.
-// cegpv.Options.Refinement selects the pair.
+// loop.Options.Refinement selects the pair.
 //
 // # Restrictions
 //

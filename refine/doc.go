@@ -7,7 +7,7 @@
 // and removes the violations whose projection onto W is s, one trie
 // monitor per distinct W (Exclude is the case of one W for all); the
 // CEGPV loop excludes such patterns after generalising a spurious sequence
-// (generalise.go in the module root).
+// (loop/generalise.go).
 //
 // The monitor removes every run with an excluded label sequence, so it is
 // sound only together with the order-only reconstruction
@@ -20,5 +20,5 @@
 // The paper's refinement (Fig. 12/13), which removes exactly the spurious
 // runs (with their values) and pairs with the values-and-order
 // reconstruction, is package observer (observer.Refine); its doc compares
-// the two constructions. cegpv.Options.Refinement chooses between them.
+// the two constructions. loop.Options.Refinement chooses between them.
 package refine

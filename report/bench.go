@@ -15,16 +15,25 @@ import (
 
 // Row is one (task, mode) run of `cegpv bench`.
 type Row struct {
-	File     string  `json:"file"`
-	Category string  `json:"category"`
-	Expected string  `json:"expected"`
-	Mode     string  `json:"mode"`
-	Verdict  string  `json:"verdict"`
-	Proof    bool    `json:"proof"`
-	Status   string  `json:"status"` // correct, wrong, missed, unknown (Classify)
-	WallSec  float64 `json:"wall_seconds"`
+	File     string `json:"file"`
+	Category string `json:"category"`
+	Expected string `json:"expected"`
+	Mode     string `json:"mode"`
+	Verdict  string `json:"verdict"`
+	Proof    bool   `json:"proof"`
+	// Status is the run's category in BenchExec's words (Classify):
+	// correct, incorrect true, incorrect false, unknown, error.
+	Status string `json:"status"`
+	// Result is the run's status in BenchExec's words: true,
+	// false(unreach-call), unknown, TIMEOUT, OUT OF MEMORY, ERROR (...).
+	Result string `json:"result"`
+	// Missed: a bounded TRUE on an unsafe task (design.md §5 rule 2: the
+	// bug lies beyond the bounds), an "incorrect true" for BenchExec,
+	// which has no such class; the summaries count it apart as well.
+	Missed  bool    `json:"missed,omitempty"`
+	WallSec float64 `json:"wall_seconds"`
 	// CPUSec is the user and system time of the task's process and its
-	// children (the solver).
+	// children (the solver): the time every summary, table and plot shows.
 	CPUSec float64 `json:"cpu_seconds"`
 	RSSMB  float64 `json:"peak_rss_mb"` // max of cegpv's and its solver's peak resident set
 	Reason string  `json:"reason,omitempty"`
@@ -39,23 +48,37 @@ type Row struct {
 	plotSec float64
 }
 
-// Classify scores a verdict against the expected one (design.md §5 rule
-// 2): FALSE on a safe task or a proof TRUE on an unsafe task is wrong; a
-// bounded TRUE on an unsafe task is missed.
-func Classify(expected, verdict string, proof bool) string {
-	switch {
-	case verdict == "UNKNOWN" || verdict == "":
-		return "unknown"
-	case expected == "true" && verdict == "TRUE", expected == "false" && verdict == "FALSE":
-		return "correct"
-	case expected == "false" && verdict == "TRUE" && !proof:
-		return "missed"
+// Sec is the time a summary counts for the row: its CPU time, or its
+// wall time for an earlier run that recorded none.
+func (r Row) Sec() float64 {
+	if r.CPUSec > 0 {
+		return r.CPUSec
 	}
-	return "wrong"
+	return r.WallSec
+}
+
+// Classify fills in the row's Status, Result and Missed from its verdict,
+// proof flag and reason, in BenchExec's words (BenchExecStatus): a FALSE on
+// a safe task is "incorrect false", a TRUE on an unsafe task "incorrect
+// true" (marked Missed too when the TRUE is bounded), an UNKNOWN whose
+// reason is a timeout, the memory limit or rejected input is "error"
+// (TIMEOUT, OUT OF MEMORY, ERROR (...)). cegpv confirms every FALSE by
+// replaying it, so BenchExec's "correct-unconfirmed" (a result a witness
+// validator did not confirm) never applies.
+func Classify(r *Row) {
+	r.Result, r.Status = BenchExecStatus(*r)
+	r.Missed = false
+	if r.Status == "wrong" {
+		r.Status = "incorrect false"
+		if r.Verdict == "TRUE" {
+			r.Status = "incorrect true"
+			r.Missed = !r.Proof
+		}
+	}
 }
 
 // ScoreScheme states the SV-COMP scoring used by Score.
-const ScoreScheme = "SV-COMP scoring: +2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE, 0 UNKNOWN. A bounded TRUE counts as TRUE (so a bounded TRUE on an unsafe task scores -32), and is also counted apart as missed."
+const ScoreScheme = "SV-COMP scoring: +2 correct true, +1 correct false, -32 incorrect true, -16 incorrect false, 0 unknown and error. A bounded TRUE counts as TRUE (so a bounded TRUE on an unsafe task is an incorrect true, -32), and is also counted apart as missed."
 
 // Score is the SV-COMP score of a row (ScoreScheme).
 func Score(r Row) int {
@@ -72,32 +95,43 @@ func Score(r Row) int {
 	return 0
 }
 
-// Counts are the results of a set of rows.
+// Counts are the results of a set of rows, in BenchExec's categories.
 type Counts struct {
-	Tasks    int     `json:"tasks"`
-	Correct  int     `json:"correct"`
-	Wrong    int     `json:"wrong"`
-	Missed   int     `json:"missed"`
-	Unknown  int     `json:"unknown"`
-	Score    int     `json:"score"`
-	TotalSec float64 `json:"total_seconds"` // wall time
+	Tasks          int `json:"tasks"`
+	Correct        int `json:"correct"`
+	IncorrectTrue  int `json:"incorrect_true"`
+	IncorrectFalse int `json:"incorrect_false"`
+	Missed         int `json:"missed"` // of the incorrect true: bounded TRUEs (Row.Missed)
+	Unknown        int `json:"unknown"`
+	Error          int `json:"error"` // TIMEOUT, OUT OF MEMORY, ERROR (...)
+	Score          int `json:"score"`
+	// CPUSec is the time summaries show (Row.Sec); TotalSec the wall time.
 	CPUSec   float64 `json:"cpu_seconds"`
+	TotalSec float64 `json:"total_seconds"`
 	MaxRSSMB float64 `json:"max_peak_rss_mb"`
 }
+
+// Wrong counts the incorrect results, true and false.
+func (c *Counts) Wrong() int { return c.IncorrectTrue + c.IncorrectFalse }
 
 func (c *Counts) add(r Row) {
 	c.Tasks++
 	c.TotalSec += r.WallSec
-	c.CPUSec += r.CPUSec
+	c.CPUSec += r.Sec()
 	c.Score += Score(r)
 	c.MaxRSSMB = max(c.MaxRSSMB, r.RSSMB)
+	if r.Missed {
+		c.Missed++
+	}
 	switch r.Status {
 	case "correct":
 		c.Correct++
-	case "wrong":
-		c.Wrong++
-	case "missed":
-		c.Missed++
+	case "incorrect true":
+		c.IncorrectTrue++
+	case "incorrect false":
+		c.IncorrectFalse++
+	case "error":
+		c.Error++
 	default:
 		c.Unknown++
 	}
@@ -108,8 +142,8 @@ type Summary struct {
 	Mode string `json:"mode"`
 	Counts
 	// BaseSolved and BaseSec compare against the first mode (the baseline):
-	// the tasks the baseline answered correctly, and this mode's total time
-	// on exactly those tasks (a timeout counts as its wall time).
+	// the tasks the baseline answered correctly, and this mode's CPU time
+	// on exactly those tasks (Row.Sec).
 	BaseSolved int                `json:"baseline_solved_tasks"`
 	BaseSec    float64            `json:"seconds_on_baseline_solved"`
 	ByCategory map[string]*Counts `json:"by_category"`
@@ -140,7 +174,7 @@ func Summarize(rows []Row, modes []string) []*Summary {
 			c.add(r)
 			if baseSolved[r.File] {
 				s.BaseSolved++
-				s.BaseSec += r.WallSec
+				s.BaseSec += r.Sec()
 			}
 		}
 		out = append(out, s)
@@ -178,18 +212,19 @@ func (r *Results) Modes() []string {
 }
 
 // CSVHeader is the header line of results.csv.
-var CSVHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "wall_seconds", "cpu_seconds", "peak_rss_mb", "reason", "output", "page"}
+var CSVHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "result", "missed", "cpu_seconds", "wall_seconds", "peak_rss_mb", "reason", "output", "page"}
 
 // CSV returns r as a line of results.csv.
 func (r Row) CSV() []string {
-	return []string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status,
-		strconv.FormatFloat(r.WallSec, 'f', 3, 64), strconv.FormatFloat(r.CPUSec, 'f', 3, 64),
+	return []string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status, r.Result, strconv.FormatBool(r.Missed),
+		strconv.FormatFloat(r.CPUSec, 'f', 3, 64), strconv.FormatFloat(r.WallSec, 'f', 3, 64),
 		strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason, r.Output, r.Page}
 }
 
 // Read reads the results of a bench run: results.json, or a results.csv
 // (earlier runs wrote fewer columns: missing ones are zero). The status
-// is classified anew from the verdict (the policy is Classify's).
+// is classified anew from the verdict and reason (the policy is
+// Classify's).
 func Read(path string) (*Results, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -235,30 +270,32 @@ func Read(path string) (*Results, error) {
 		}
 	}
 	for i := range res.Tasks {
-		t := &res.Tasks[i]
-		t.Status = Classify(t.Expected, t.Verdict, t.Proof)
+		Classify(&res.Tasks[i])
 	}
 	return res, nil
 }
 
 // WriteSummaryText prints the per-category table of sums (the text output
-// of `cegpv bench`), aligned by text/tabwriter; times are named by what
-// they measure: wall(s) elapsed, cpu(s) user+system of the run and its
-// children.
+// of `cegpv bench`) in BenchExec's categories, aligned by text/tabwriter;
+// cpu(s) is the time (user+system of the run and its children), wall(s)
+// the elapsed time beside it.
 func WriteSummaryText(w io.Writer, sums []*Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "mode\tcategory\ttasks\tcorrect\twrong\tmissed\tunknown\tscore\twall(s)\tcpu(s)\tmaxRSS(MB)\t")
+	fmt.Fprintln(tw, "mode\tcategory\ttasks\tcorrect\tincorrect true\t(missed)\tincorrect false\tunknown\terror\tscore\tcpu(s)\twall(s)\tmaxRSS(MB)\t")
+	line := func(mode, cat string, x *Counts, rss string) {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t\n", mode, cat, x.Tasks, x.Correct, x.IncorrectTrue, x.Missed, x.IncorrectFalse, x.Unknown, x.Error, x.Score, x.CPUSec, x.TotalSec, rss)
+	}
 	for _, s := range sums {
 		for _, c := range sortedKeys(s.ByCategory) {
-			x := s.ByCategory[c]
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t\t\n", s.Mode, c, x.Tasks, x.Correct, x.Wrong, x.Missed, x.Unknown, x.Score, x.TotalSec, x.CPUSec)
+			line(s.Mode, c, s.ByCategory[c], "")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%.0f\t\n", s.Mode, "ALL", s.Tasks, s.Correct, s.Wrong, s.Missed, s.Unknown, s.Score, s.TotalSec, s.CPUSec, s.MaxRSSMB)
+		line(s.Mode, "ALL", &s.Counts, fmt.Sprintf("%.0f", s.MaxRSSMB))
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "(missed: of the incorrect true, the bounded TRUEs, whose bug lies beyond the bounds; "+ScoreScheme+")")
 	if len(sums) > 1 {
 		base := sums[0]
-		fmt.Fprintf(w, "wall time on the %d tasks %s solved:", base.BaseSolved, base.Mode)
+		fmt.Fprintf(w, "cpu time on the %d tasks %s solved:", base.BaseSolved, base.Mode)
 		for _, s := range sums {
 			fmt.Fprintf(w, " %s %.1fs", s.Mode, s.BaseSec)
 			if s != base && s.BaseSec > 0 {

@@ -13,22 +13,29 @@ func TestClassify(t *testing.T) {
 	for _, c := range []struct {
 		expected, verdict string
 		proof             bool
-		want              string
+		reason            string
+		status, result    string
+		missed            bool
 		score             int
 	}{
-		{"true", "TRUE", false, "correct", 2},
-		{"true", "TRUE", true, "correct", 2},
-		{"false", "FALSE", false, "correct", 1},
-		{"false", "TRUE", false, "missed", -32},
-		{"false", "TRUE", true, "wrong", -32},
-		{"true", "FALSE", false, "wrong", -16},
-		{"true", "UNKNOWN", false, "unknown", 0},
-		{"false", "", false, "unknown", 0},
+		{"true", "TRUE", false, "", "correct", "true", false, 2},
+		{"true", "TRUE", true, "", "correct", "true", false, 2},
+		{"false", "FALSE", false, "", "correct", "false(unreach-call)", false, 1},
+		{"false", "TRUE", false, "", "incorrect true", "true", true, -32},
+		{"false", "TRUE", true, "", "incorrect true", "true", false, -32},
+		{"true", "FALSE", false, "", "incorrect false", "false(unreach-call)", false, -16},
+		{"true", "UNKNOWN", false, "budget of 1000 backend checks exhausted", "unknown", "unknown", false, 0},
+		{"false", "", false, "", "unknown", "unknown", false, 0},
+		{"false", "UNKNOWN", false, "timeout", "error", "TIMEOUT", false, 0},
+		{"true", "UNKNOWN", false, "out of memory: 600 MB over --memlimit 500 MB", "error", "OUT OF MEMORY", false, 0},
+		{"true", "UNKNOWN", false, "unsupported input: t.c:3: C parse error", "error", "ERROR (unsupported input)", false, 0},
 	} {
-		if got := Classify(c.expected, c.verdict, c.proof); got != c.want {
-			t.Errorf("Classify(%s, %s, %v) = %s, want %s", c.expected, c.verdict, c.proof, got, c.want)
+		r := Row{Expected: c.expected, Verdict: c.verdict, Proof: c.proof, Reason: c.reason}
+		Classify(&r)
+		if r.Status != c.status || r.Result != c.result || r.Missed != c.missed {
+			t.Errorf("Classify(%s, %s, %v, %q) = %q %q missed=%v, want %q %q %v", c.expected, c.verdict, c.proof, c.reason, r.Status, r.Result, r.Missed, c.status, c.result, c.missed)
 		}
-		if got := Score(Row{Expected: c.expected, Verdict: c.verdict, Proof: c.proof}); got != c.score {
+		if got := Score(r); got != c.score {
 			t.Errorf("Score(%s, %s) = %d, want %d", c.expected, c.verdict, got, c.score)
 		}
 	}
@@ -88,14 +95,15 @@ func TestBenchPage(t *testing.T) {
 	// a: plain + cegpv, b: cegpv (earlier run, CSV): the two cegpv modes
 	// are named after their runs
 	for _, want := range []string{
-		// plain in a: t1 TRUE correct (+2), t2 FALSE correct (+1), t3 bounded TRUE on an unsafe task (missed, -32), t4 UNKNOWN
-		`<tr class="all"><td>plain</td><td>all</td><td class="num">4</td><td class="num correct">2</td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td class="num">-29</td>`,
-		// a:cegpv: t1 proof TRUE, t2 FALSE, t3 FALSE, t4 FALSE on a safe task (wrong, -16)
-		`<tr class="all"><td>a:cegpv</td><td>all</td><td class="num">4</td><td class="num correct">3</td><td class="num wrong">1</td><td class="num">0</td><td class="num">0</td><td class="num">-12</td>`,
+		// plain in a: t1 TRUE correct (+2), t2 FALSE correct (+1), t3 bounded TRUE on an unsafe task (incorrect true, missed, -32), t4 timeout (error)
+		`<tr class="all"><td>plain</td><td>all</td><td class="num">4</td><td class="num correct">2</td><td class="num wrong">1</td><td class="num">1</td><td class="num">0</td><td class="num">0</td><td class="num">1</td><td class="num">-29</td>`,
+		// a:cegpv: t1 proof TRUE, t2 FALSE, t3 FALSE, t4 FALSE on a safe task (incorrect false, -16)
+		`<tr class="all"><td>a:cegpv</td><td>all</td><td class="num">4</td><td class="num correct">3</td><td class="num">0</td><td class="num">0</td><td class="num wrong">1</td><td class="num">0</td><td class="num">0</td><td class="num">-12</td>`,
+		`<td class="error" title="timeout"><a href="a/out/t4.c.plain.log">TIMEOUT</a>`,
 		`<td>b:cegpv</td><td>all</td>`,
 		`<a href="a/out/t2.c.plain.log">FALSE</a>`,
 		`TRUE (proof)`,
-		"+2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE",
+		"+2 correct true, +1 correct false, -32 incorrect true, -16 incorrect false",
 		"b has no CPU times",
 	} {
 		if !strings.Contains(s, want) {
@@ -123,7 +131,7 @@ func TestReadCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Tasks) != 3 || r.Tasks[0].Status != "correct" || r.Tasks[2].Status != "missed" || r.Tasks[1].WallSec != 3.5 {
+	if len(r.Tasks) != 3 || r.Tasks[0].Status != "correct" || r.Tasks[2].Status != "incorrect true" || !r.Tasks[2].Missed || r.Tasks[1].WallSec != 3.5 {
 		t.Errorf("tasks %+v", r.Tasks)
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "none.json")); !os.IsNotExist(err) {

@@ -28,7 +28,7 @@ func WriteBench(w io.Writer, runs []*Results, pageDir string) error {
 	for _, c := range cmds {
 		p.printf("<p class=\"small\"><code>%s</code></p>\n", esc(c))
 	}
-	p.printf("<p>%s Status: <span class=\"correct\">correct</span>, <span class=\"wrong\">wrong</span> (FALSE on a safe task, or a proof TRUE on an unsafe one), <span class=\"missed\">missed</span> (a bounded TRUE on an unsafe task: the bug lies beyond the bounds), <span class=\"unknown\">unknown</span>. CPU time is user plus system time of the task and its children (the solver); memory is the peak resident set of cegpv or its solver.</p>\n", esc(ScoreScheme))
+	p.printf("<p>%s Results in BenchExec's categories: <span class=\"correct\">correct</span>, <span class=\"wrong\">incorrect true</span> (a proof TRUE on an unsafe task) or <span class=\"missed\">missed</span> (an incorrect true that is a bounded TRUE: the bug lies beyond the bounds), <span class=\"wrong\">incorrect false</span> (FALSE on a safe task), <span class=\"unknown\">unknown</span>, <span class=\"error\">error</span> (TIMEOUT, OUT OF MEMORY, ERROR (...)). CPU time is user plus system time of the task and its children (the solver); memory is the peak resident set of cegpv or its solver.</p>\n", esc(ScoreScheme))
 	for _, n := range noCPU {
 		p.printf("<p class=\"small\">%s has no CPU times (an earlier run, before they were recorded): the plots use its wall times.</p>\n", esc(n))
 	}
@@ -110,14 +110,15 @@ func relLink(pageDir, dir, link string) string {
 }
 
 func writeSummaryTable(p *page, sums []*Summary) {
-	p.printf("<h2>Results per category and mode</h2>\n<table>\n<thead><tr><th>mode</th><th>category</th><th>tasks</th><th>correct</th><th>wrong</th><th>missed</th><th>unknown</th><th>score</th><th>CPU s</th><th>wall s</th><th>max memory MB</th></tr></thead>\n<tbody>\n")
+	p.printf("<h2>Results per category and mode</h2>\n<p class=\"small\">In BenchExec's categories; missed counts the incorrect true that are bounded TRUEs (the bug lies beyond the bounds). %s Times are CPU seconds (user and system of the run and its children), wall seconds beside them.</p>\n<table>\n<thead><tr><th>mode</th><th>category</th><th>tasks</th><th>correct</th><th>incorrect true</th><th>(missed)</th><th>incorrect false</th><th>unknown</th><th>error</th><th>score</th><th>CPU s</th><th>wall s</th><th>max memory MB</th></tr></thead>\n<tbody>\n", esc(ScoreScheme))
 	row := func(mode, cat string, c *Counts, all bool) {
 		cls := ""
 		if all {
 			cls = " class=\"all\""
 		}
-		p.printf("<tr%s><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num correct\">%d</td><td class=\"num%s\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td class=\"num\">%.0f</td></tr>\n",
-			cls, esc(mode), esc(cat), c.Tasks, c.Correct, map[bool]string{true: " wrong", false: ""}[c.Wrong > 0], c.Wrong, c.Missed, c.Unknown, c.Score, c.CPUSec, c.TotalSec, c.MaxRSSMB)
+		wrong := func(n int) string { return map[bool]string{true: " wrong", false: ""}[n > 0] }
+		p.printf("<tr%s><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num correct\">%d</td><td class=\"num%s\">%d</td><td class=\"num\">%d</td><td class=\"num%s\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td class=\"num\">%.0f</td></tr>\n",
+			cls, esc(mode), esc(cat), c.Tasks, c.Correct, wrong(c.IncorrectTrue), c.IncorrectTrue, c.Missed, wrong(c.IncorrectFalse), c.IncorrectFalse, c.Unknown, c.Error, c.Score, c.CPUSec, c.TotalSec, c.MaxRSSMB)
 	}
 	for _, s := range sums {
 		for _, cat := range sortedKeys(s.ByCategory) {
@@ -136,7 +137,7 @@ func writeSummaryTable(p *page, sums []*Summary) {
 			}
 			p.printf(";")
 		}
-		p.printf(" wall time, a timeout counting as its wall time.</p>\n")
+		p.printf(" CPU time.</p>\n")
 	}
 }
 
@@ -343,10 +344,13 @@ func writeTaskTable(p *page, rows []Row, modes []string) {
 				continue
 			}
 			verdict := r.Verdict
-			if r.Verdict == "TRUE" && r.Proof {
+			switch {
+			case r.Verdict == "TRUE" && r.Proof:
 				verdict = "TRUE (proof)"
+			case r.Status == "error":
+				verdict = r.Result // TIMEOUT, OUT OF MEMORY, ERROR (...)
 			}
-			p.printf("<td class=\"%s\"", esc(r.Status))
+			p.printf("<td class=\"%s\"", statusClass(r))
 			if r.Reason != "" {
 				p.printf(" title=\"%s\"", esc(r.Reason))
 			}
@@ -366,7 +370,19 @@ func writeTaskTable(p *page, rows []Row, modes []string) {
 	p.printf("</tbody>\n</table>\n")
 }
 
-const benchCSS = `.correct { color: #070; } .wrong { color: #fff; background: #b00; } .missed { color: #a60; } .unknown { color: #777; }
+// statusClass is the style of a row's result: correct, wrong (incorrect
+// true or false), missed (a bounded incorrect true), unknown, error.
+func statusClass(r Row) string {
+	switch {
+	case r.Missed:
+		return "missed"
+	case strings.HasPrefix(r.Status, "incorrect"):
+		return "wrong"
+	}
+	return r.Status
+}
+
+const benchCSS = `.correct { color: #070; } .wrong { color: #fff; background: #b00; } .missed { color: #a60; } .unknown { color: #777; } .error { color: #a0a; }
 td.wrong a { color: #fff; }
 tr.all td { font-weight: bold; border-bottom: 2px solid #999; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; }

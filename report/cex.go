@@ -2,22 +2,32 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
+	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
 // Step is one step of a counterexample as reported (verify's JSON, the
 // text listings and the counterexample page).
 type Step struct {
-	Step      int               `json:"step"`
-	Thread    int               `json:"thread"`
-	Label     string            `json:"label"`
-	File      string            `json:"file,omitempty"`
-	Line      int               `json:"line,omitempty"`
+	Step   int    `json:"step"`
+	Thread int    `json:"thread"`
+	Label  string `json:"label"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	// Function is the function the step's instruction belongs to.
+	Function  string            `json:"function,omitempty"`
 	Statement string            `json:"statement"`
 	Assigned  map[string]string `json:"assigned,omitempty"`
+	// Reads are the cells the step read, in the order of the accesses,
+	// each with where its value was stored (interp.Observe).
+	Reads []ReadValue `json:"reads,omitempty"`
+	// Returned is the value a return (or pthread_exit) step returns.
+	Returned string `json:"returned,omitempty"`
 	// Overflow says that the step overflows a signed operation, which C
 	// leaves undefined ("arithmetic overflow on signed + in x + 1"), when
 	// the program does not check it as a property.
@@ -34,13 +44,32 @@ type Step struct {
 	Joined  int `json:"-"`
 }
 
-// Steps lists the steps of run, a run of p, with their source positions,
-// statements and stores. A step creating a thread names it (thread k is
-// created by the k-th spawn of the run); a join names the thread it joins
-// when its operand is a variable whose last store in the run holds the
-// handle (a local of the joining thread, or a global).
-func Steps(p *program.Program, run *program.Run) []Step {
+// ReadValue is a value a step read and where it was stored.
+type ReadValue struct {
+	Loc string `json:"loc"`
+	Val string `json:"value"`
+	// Stored is the number of the step that stored the value; 0 when the
+	// cell holds its initial value (Initial).
+	Stored  int  `json:"stored_at,omitempty"`
+	Initial bool `json:"initial,omitempty"`
+	// Shared: a cell of a global or a heap block, or one another thread
+	// stored (interp.Read.Shared); the source listing shows these.
+	Shared bool `json:"shared"`
+}
+
+// Steps lists the steps of run, a replayed run of p, with their
+// functions, source positions, statements, stores, the values they read
+// (run is replayed once more to observe them, interp.Observe) and return;
+// and the initial values of the globals the run reads or writes. A step
+// creating a thread names it (thread k is created by the k-th spawn of
+// the run); a join names the thread it joins when its operand is a
+// variable whose last store in the run holds the handle (a local of the
+// joining thread, or a global). The error says why the reads are not
+// shown (the run does not replay on p); the steps are listed all the
+// same.
+func Steps(p *program.Program, run *program.Run) ([]Step, []Store, error) {
 	ix := program.NewIndex(p)
+	ob, oerr := interp.Observe(p, run)
 	var out []Step
 	next := 1
 	// last stored value per location; locals per thread
@@ -48,6 +77,17 @@ func Steps(p *program.Program, run *program.Run) []Step {
 	for i, s := range run.Steps {
 		in := ix.Instr[s.Label]
 		st := Step{Step: i + 1, Thread: s.Thread, Label: string(s.Label), Spawned: -1, Joined: -1}
+		if f := ix.Func[s.Label]; f != nil {
+			st.Function = f.Name
+		}
+		if ob != nil {
+			for _, r := range ob.Reads[i] {
+				st.Reads = append(st.Reads, ReadValue{Loc: r.Loc, Val: p.ValueString(r.Val), Stored: r.By + 1, Initial: r.By < 0, Shared: r.Shared})
+			}
+			if v := ob.Returned[i]; v != nil {
+				st.Returned = p.ValueString(*v)
+			}
+		}
 		if in != nil {
 			st.File, st.Line = in.Pos.File, in.Pos.Line
 			st.Statement = in.String()
@@ -92,6 +132,30 @@ func Steps(p *program.Program, run *program.Run) []Step {
 		}
 		out = append(out, st)
 	}
+	if oerr != nil {
+		return out, nil, oerr
+	}
+	return out, initialValues(p, ob, out), nil
+}
+
+// initialValues are the initial contents of the global cells that steps
+// read or write, sorted by location.
+func initialValues(p *program.Program, ob *interp.Observation, steps []Step) []Store {
+	touched := map[string]bool{}
+	for _, st := range steps {
+		for _, r := range st.Reads {
+			touched[r.Loc] = true
+		}
+		for loc := range st.Assigned {
+			touched[loc] = true
+		}
+	}
+	var out []Store
+	for _, loc := range slices.Sorted(maps.Keys(ob.Initial)) {
+		if touched[loc] {
+			out = append(out, Store{loc, p.ValueString(ob.Initial[loc])})
+		}
+	}
 	return out
 }
 
@@ -121,7 +185,10 @@ func ThreadNames(p *program.Program, steps []Step) map[int]string {
 }
 
 // Store is a value stored in a program location.
-type Store struct{ Loc, Val string }
+type Store struct {
+	Loc string `json:"loc"`
+	Val string `json:"value"`
+}
 
 // Line is a maximal sequence of consecutive steps of one thread on one
 // source line: a row of the source-line counterexample.
@@ -131,6 +198,8 @@ type Line struct {
 	Thread int
 	File   string
 	Line   int
+	// Function is the function the line belongs to.
+	Function string
 	// Text is the source line (whitespace collapsed), or the model's
 	// statements when the file cannot be read.
 	Text string
@@ -142,12 +211,18 @@ type Line struct {
 	Joined  []int // threads it joins
 	// Overflows are the signed overflows of its steps (Step.Overflow).
 	Overflows []string
+	// Reads are the shared reads of its steps (ReadValue.Shared), each value
+	// from one store once.
+	Reads []ReadValue
+	// Returned are the values its steps return (Step.Returned).
+	Returned []string
 }
 
 // SourceLines folds steps into source lines, as CBMC users read a
 // counterexample: the source lines executed, in execution order, each
-// with the thread that executed it and the values it stored in program
-// variables. Consecutive steps of a thread on one line (a lowered
+// with the thread that executed it, its function, the values it stored in
+// program variables, the shared values it read and where they were
+// stored, and the values it returned. Consecutive steps of a thread on one line (a lowered
 // expression, a call of a one-line function) make one row; stores into
 // temporaries the front end introduced are left out, and so are steps that
 // do nothing visible.
@@ -171,9 +246,9 @@ func SourceLines(p *program.Program, steps []Step) []Line {
 		if st.Hidden {
 			continue
 		}
-		if cur == nil || cur.Thread != st.Thread || cur.File != st.File || cur.Line != st.Line {
+		if cur == nil || cur.Thread != st.Thread || cur.File != st.File || cur.Line != st.Line || cur.Function != st.Function {
 			flush()
-			cur = &Line{First: st.Step, Thread: st.Thread, File: st.File, Line: st.Line}
+			cur = &Line{First: st.Step, Thread: st.Thread, File: st.File, Line: st.Line, Function: st.Function}
 			stmts = nil
 			rows = append(rows, cur)
 		}
@@ -187,6 +262,14 @@ func SourceLines(p *program.Program, steps []Step) []Line {
 		}
 		if st.Joined >= 0 {
 			cur.Joined = append(cur.Joined, st.Joined)
+		}
+		if st.Returned != "" {
+			cur.Returned = append(cur.Returned, st.Returned)
+		}
+		for _, r := range st.Reads {
+			if r.Shared && !slices.Contains(cur.Reads, r) {
+				cur.Reads = append(cur.Reads, r)
+			}
 		}
 		for _, loc := range st.Order {
 			if temps.Has(loc) {

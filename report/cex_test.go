@@ -47,8 +47,12 @@ func raceCex(t *testing.T) *Cex {
 		if err != nil || rep.Status != interp.Violated {
 			t.Fatalf("seed %d: the violation does not replay: %v", seed, err)
 		}
+		steps, initial, err := Steps(p, rep.Run)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return &Cex{File: file, Verdict: "FALSE", Property: rep.Prop, Bounds: "unwind 5", Mode: "cegpv", Backend: "builtin", DataModel: "ILP32",
-			Program: p, Steps: Steps(p, rep.Run), Notes: []string{"found within unwind 1"},
+			Program: p, Steps: steps, Initial: initial, Notes: []string{"found within unwind 1"},
 			Loop: &LoopSummary{Levels: 2, Iterations: 3, Spurious: 1, Checks: 5, Kept: []string{"counter", "worker::tmp"}}}
 	}
 	t.Fatal("no violating run in 500 seeds")

@@ -24,7 +24,8 @@ type Cex struct {
 	DataModel string   // ILP32 or LP64
 	Notes     []string // e.g. "found within unwind 1"
 	Program   *program.Program
-	Steps     []Step // Steps(Program, run)
+	Steps     []Step  // Steps(Program, run)
+	Initial   []Store // the initial values of the globals the steps touch
 	Loop      *LoopSummary
 }
 
@@ -39,7 +40,8 @@ type LoopSummary struct {
 
 // WriteCex writes the counterexample page of c: one column per thread,
 // one row per source line executed (SourceLines) in execution order, with
-// the full source text and the values stored; a row creating a thread
+// the full source text, its function, the values stored and returned and
+// the shared values read with where they were stored; a row creating a thread
 // marks the new thread's column ("starts"), a row joining one marks the
 // joined thread's column ("joined"), and a thread's column is drawn as a
 // line from its start to its join; the violated property ends the page,
@@ -101,7 +103,14 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 	for i, t := range threads {
 		col[t] = i
 	}
-	p.printf("<p class=\"small\">%d source lines executed (%d steps of the program model); one column per thread, rows in execution order; the values are those stored in program variables.</p>\n", len(rows), len(c.Steps))
+	p.printf("<p class=\"small\">%d source lines executed (%d steps of the program model); one column per thread, rows in execution order; the values are those stored in program variables, below them the shared values read and where they were stored.</p>\n", len(rows), len(c.Steps))
+	if len(c.Initial) > 0 {
+		var vs []string
+		for _, s := range c.Initial {
+			vs = append(vs, s.Loc+" = "+s.Val)
+		}
+		p.printf("<p>Initial values: <code class=\"vals\">%s</code></p>\n", esc(strings.Join(vs, ", ")))
+	}
 	p.printf("<table class=\"cex\">\n<thead><tr><th>step</th>")
 	for _, t := range threads {
 		p.printf("<th class=\"thread\" id=\"thread-%d\">%s</th>", t, esc(names[t]))
@@ -126,13 +135,19 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 			switch {
 			case t == r.Thread:
 				p.printf("<td class=\"act\">")
-				p.printf("<span class=\"ln\">%s</span> <code>%s</code>", esc(shortLine(r, c.File)), esc(r.Text))
-				if len(r.Vals) > 0 {
-					var vs []string
-					for _, s := range r.Vals {
-						vs = append(vs, s.Loc+" = "+s.Val)
-					}
+				p.printf("<span class=\"ln\">%s %s</span> <code>%s</code>", esc(shortLine(r, c.File)), esc(r.Function), esc(r.Text))
+				var vs []string
+				for _, s := range r.Vals {
+					vs = append(vs, s.Loc+" = "+s.Val)
+				}
+				for _, v := range r.Returned {
+					vs = append(vs, "returns "+v)
+				}
+				if len(vs) > 0 {
 					p.printf("<div class=\"vals\">%s</div>", esc(strings.Join(vs, ", ")))
+				}
+				for _, rd := range r.Reads {
+					p.printf("<div class=\"reads\">reads %s = %s (%s)</div>", esc(rd.Loc), esc(rd.Val), esc(StoredBy(rd, c.Steps, names)))
 				}
 				for _, s := range r.Spawned {
 					p.printf("<div class=\"spawn\">creates %s &#8594;</div>", esc(names[s]))
@@ -205,6 +220,7 @@ td.start { border-left: 3px solid #36c; color: #36c; font-size: 0.9em; }
 td.end { border-left: 3px dashed #9bd; color: #36c; font-size: 0.9em; }
 .ln { color: #777; font-size: 0.85em; }
 .vals { color: #063; font-family: monospace; font-size: 0.9em; }
+.reads { color: #555; font-family: monospace; font-size: 0.85em; }
 .spawn, .join { color: #36c; font-size: 0.9em; }
 .ub { color: #b00; font-size: 0.9em; font-weight: bold; }
 tr.viol td.act { background: #fdd; border-left-color: #b00; }

@@ -6,6 +6,7 @@ import (
 
 	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -40,10 +41,14 @@ type Outcome struct {
 	DataModel   string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
-	DecidedBy string     `json:"decided_by,omitempty"`
-	Trace     []Step     `json:"trace,omitempty"`
-	Stats     Stats      `json:"stats"`
-	CEGPV     *LoopStats `json:"cegpv,omitempty"`
+	DecidedBy string `json:"decided_by,omitempty"`
+	// Initial are the initial values of the globals the trace reads or
+	// writes; TraceError says why the trace shows no reads (Steps).
+	Initial    []Store    `json:"initial_values,omitempty"`
+	TraceError string     `json:"trace_error,omitempty"`
+	Trace      []Step     `json:"trace,omitempty"`
+	Stats      Stats      `json:"stats"`
+	CEGPV      *LoopStats `json:"cegpv,omitempty"`
 	// ChildrenRSSKB is the peak resident set of the largest child process
 	// (the SMT solver), for cegpv bench's memory column.
 	ChildrenRSSKB int64 `json:"children_peak_rss_kb"`
@@ -57,13 +62,13 @@ type Outcome struct {
 
 // LoopStats is what the CEGPV loop did (mode cegpv).
 type LoopStats struct {
-	Levels     int               `json:"levels"`
-	Checks     int               `json:"backend_checks"`
-	Kept       []string          `json:"kept"`
-	Iterations []cegpv.Iteration `json:"iterations"`
+	Levels     int              `json:"levels"`
+	Checks     int              `json:"backend_checks"`
+	Kept       []string         `json:"kept"`
+	Iterations []loop.Iteration `json:"iterations"`
 	// KeptSets are the kept sets of every level entered, the
 	// deepening's shallow runs first.
-	KeptSets []cegpv.KeptSet `json:"kept_sets"`
+	KeptSets []loop.KeptSet `json:"kept_sets"`
 }
 
 // Spurious counts the iterations whose counterexample was spurious.
@@ -87,6 +92,9 @@ type Stats struct {
 	EncodeSec    float64 `json:"encode_seconds"`
 	SolverSec    float64 `json:"solver_seconds"`
 	TotalSec     float64 `json:"total_seconds"`
+	// Checker is an external checker's own account of its work
+	// (backend.Stats.Checker).
+	Checker string `json:"checker_stats,omitempty"`
 }
 
 // Fill copies the library's report into o.
@@ -94,7 +102,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	res := r.Result
 	o.Result = res
 	o.Stats = Stats{Events: res.Stats.Events, States: res.Stats.States, SMTVars: res.Stats.Vars, SMTAsserts: res.Stats.Clauses,
-		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds()}
+		FormulaBytes: res.Stats.FormulaB, EncodeSec: res.Stats.EncodeTime.Seconds(), SolverSec: res.Stats.SolverTime.Seconds(), Checker: res.Stats.Checker}
 	o.Verdict = r.Verdict.SVCOMP()
 	if o.DataModel == "" && r.Program != nil {
 		o.DataModel = string(r.Program.Model) // the model the program was lowered in
@@ -111,7 +119,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 		o.Description = Describe(r.Program, r.Property)
 	}
 	if r.Run != nil {
-		o.Trace = Steps(r.Program, r.Run)
+		o.SetTrace(r.Program, r.Run)
 		for _, ov := range r.Overflows {
 			if ov.Step < len(o.Trace) {
 				o.Trace[ov.Step].Overflow = ov.Msg
@@ -124,6 +132,15 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 			cs.Kept = append(cs.Kept, string(k))
 		}
 		o.CEGPV = cs
+	}
+}
+
+// SetTrace sets the trace of o to run, a replayed run of p (Steps): its
+// steps, initial values, and why it shows no reads.
+func (o *Outcome) SetTrace(p *program.Program, run *program.Run) {
+	var err error
+	if o.Trace, o.Initial, err = Steps(p, run); err != nil {
+		o.TraceError = err.Error()
 	}
 }
 

@@ -116,8 +116,8 @@ func (b *BenchProgress) Finish(r Row, line string) {
 		b.Print(line + "  " + status)
 		return
 	}
-	if r.Status == "wrong" {
-		b.Print("WRONG " + line)
+	if strings.HasPrefix(r.Status, "incorrect") {
+		b.Print(strings.ToUpper(r.Status) + " " + line)
 	}
 	b.Set(status + "  " + line)
 }

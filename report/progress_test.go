@@ -21,14 +21,14 @@ func TestProgress(t *testing.T) {
 		b.now = func() time.Time { return t0.Add(10 * time.Second) }
 		b.Finish(Row{Status: "correct"}, "plain TRUE a.c")
 		b.Progress.Writer().Write([]byte("log line\n"))
-		b.Finish(Row{Status: "wrong"}, "plain FALSE b.c")
+		b.Finish(Row{Status: "incorrect false"}, "plain FALSE b.c")
 		b.Done()
 	}
 	// the status line shows from the start
 	wantTTY := "\r\x1b[K[0/3] 0 correct, started" +
 		"\r\x1b[K[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
 		"\r\x1b[Klog line\n[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
-		"\r\x1b[KWRONG plain FALSE b.c\n[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
+		"\r\x1b[KINCORRECT FALSE plain FALSE b.c\n[1/3] 1 correct, 10s elapsed, about 20s left  plain TRUE a.c" +
 		"\r\x1b[K[2/3] 1 correct, 10s elapsed, about 5s left  plain FALSE b.c\n"
 	if tty.String() != wantTTY {
 		t.Errorf("terminal output %q\nwant %q", tty.String(), wantTTY)

@@ -94,12 +94,23 @@ func (t Text) Write(o *Outcome) error {
 		// the input was not read or not lowered: nothing ran to count
 	} else if s.States > 0 && s.Events == 0 {
 		fmt.Fprintf(w, "stats: explicit-state search, %d states, search %.2fs, total %.2fs\n", s.States, s.SolverSec, s.TotalSec)
+	} else if s.Events == 0 && s.SMTAsserts == 0 && o.Backend != "" && o.Backend != "builtin" {
+		// an external checker: its own words, and how long it ran
+		fmt.Fprintf(w, "stats: %s ran %.2fs, total %.2fs", o.Backend, s.SolverSec, s.TotalSec)
+		if s.Checker != "" {
+			fmt.Fprintf(w, "; %s: %s", o.Backend, s.Checker)
+		}
+		fmt.Fprintln(w)
 	} else {
 		fmt.Fprintf(w, "stats: %d events, %d SMT assertions, %d bytes of formula, encode %.2fs, solver %.2fs, total %.2fs\n",
 			s.Events, s.SMTAsserts, s.FormulaBytes, s.EncodeSec, s.SolverSec, s.TotalSec)
 	}
 	if o.DecidedBy != "" {
-		fmt.Fprintf(w, "decided by %s\n", o.DecidedBy)
+		by := o.DecidedBy
+		if o.Backend != "" {
+			by = strings.Replace(by, "the backend", "the backend ("+o.Backend+")", 1) // which engine
+		}
+		fmt.Fprintf(w, "decided by %s\n", by)
 	}
 	// the verdict comes last: SV-COMP's word is the last line (BenchExec
 	// tool-info modules read it)
@@ -236,7 +247,7 @@ func (j JSON) encode(v any) error {
 
 func (h HTML) Write(o *Outcome) error {
 	c := &Cex{File: o.File, Verdict: o.Verdict, Property: o.Property, Reason: o.Reason, Bounds: o.Bounds,
-		Mode: o.Mode, Backend: o.Backend, DataModel: o.DataModel, Program: o.Program, Steps: o.Trace}
+		Mode: o.Mode, Backend: o.Backend, DataModel: o.DataModel, Program: o.Program, Steps: o.Trace, Initial: o.Initial}
 	if o.FoundWithin != "" {
 		c.Notes = append(c.Notes, "found within "+o.FoundWithin)
 	}
@@ -316,9 +327,22 @@ func Falsified(prop string) string {
 }
 
 // WriteTrace prints the counterexample of o in the given style
-// (TraceSource unless TraceSteps).
+// (TraceSource unless TraceSteps): the initial values of the globals it
+// touches, then one row per source line or step, each with the values it
+// stored and returned and, below it, the values it read and where they
+// were stored.
 func WriteTrace(w io.Writer, o *Outcome, style string) {
 	names := ThreadNames(o.Program, o.Trace)
+	if len(o.Initial) > 0 {
+		var vals []string
+		for _, s := range o.Initial {
+			vals = append(vals, s.Loc+"="+s.Val)
+		}
+		fmt.Fprintf(w, "\nInitial values: %s\n", strings.Join(vals, " "))
+	}
+	if o.TraceError != "" {
+		fmt.Fprintf(w, "\n(the reads are not shown: %s)\n", o.TraceError)
+	}
 	if style == TraceSteps {
 		writeStepTrace(w, o, names)
 		return
@@ -328,10 +352,11 @@ func WriteTrace(w io.Writer, o *Outcome, style string) {
 
 // writeStepTrace prints the counterexample as a listing in execution order,
 // one line per step of the program model (temporaries of lowered
-// expressions included), without the steps that do nothing visible.
+// expressions included), without the steps that do nothing visible; every
+// read is shown.
 func writeStepTrace(w io.Writer, o *Outcome, names map[int]string) {
 	fmt.Fprintf(w, "\nCounterexample (%d steps):\n", len(o.Trace))
-	fmt.Fprintf(w, "  %5s  %-14s %-6s %-44s %s\n", "step", "thread", "line", "statement", "values")
+	fmt.Fprintf(w, "  %5s  %-14s %-6s %-12s %-44s %s\n", "step", "thread", "line", "function", "statement", "values")
 	for _, ts := range o.Trace {
 		if ts.Hidden {
 			continue
@@ -341,9 +366,36 @@ func writeStepTrace(w io.Writer, o *Outcome, names map[int]string) {
 			vals = append(vals, k+"="+v)
 		}
 		sort.Strings(vals)
-		fmt.Fprintf(w, "  %5d  %-14s %-6d %-44s %s\n", ts.Step, names[ts.Thread], ts.Line, clip(ts.Statement, 44), strings.Join(vals, " "))
+		if ts.Returned != "" {
+			vals = append(vals, "returns "+ts.Returned)
+		}
+		fmt.Fprintf(w, "  %5d  %-14s %-6d %-12s %-44s %s\n", ts.Step, names[ts.Thread], ts.Line, ts.Function, clip(ts.Statement, 44), strings.Join(vals, " "))
+		writeReads(w, o.Trace, names, ts.Reads)
 		writeOverflows(w, ts.Overflow)
 	}
+}
+
+// writeReads prints, below a row of a trace, the values its steps read
+// and where each was stored.
+func writeReads(w io.Writer, steps []Step, names map[int]string, reads []ReadValue) {
+	if len(reads) == 0 {
+		return
+	}
+	var rs []string
+	for _, r := range reads {
+		rs = append(rs, r.Loc+"="+r.Val+" ("+StoredBy(r, steps, names)+")")
+	}
+	fmt.Fprintf(w, "  %5s  reads %s\n", "", strings.Join(rs, ", "))
+}
+
+// StoredBy says where the value of r was stored: "initial value", or
+// "step 9, 2:worker line 13".
+func StoredBy(r ReadValue, steps []Step, names map[int]string) string {
+	if r.Initial || r.Stored < 1 || r.Stored > len(steps) {
+		return "initial value"
+	}
+	st := steps[r.Stored-1]
+	return fmt.Sprintf("stored at step %d by %s line %d", r.Stored, names[st.Thread], st.Line)
 }
 
 // writeOverflows prints, below a row of a trace, the signed overflows of
@@ -358,13 +410,13 @@ func writeOverflows(w io.Writer, msgs ...string) {
 
 // writeSourceTrace prints the counterexample as CBMC users read it
 // (SourceLines: one row per source line a thread executes, the values
-// stored in program variables). The step number is that of the row's
-// first step in the model's trace (--trace steps and the JSON output list
-// every step).
+// stored in program variables, the shared values read). The step number
+// is that of the row's first step in the model's trace (--trace steps
+// and the JSON output list every step).
 func writeSourceTrace(w io.Writer, o *Outcome, names map[int]string) {
 	rows := SourceLines(o.Program, o.Trace)
 	fmt.Fprintf(w, "\nCounterexample (%d source lines executed, %d steps of the program model; --trace steps lists every step):\n", len(rows), len(o.Trace))
-	fmt.Fprintf(w, "  %5s  %-14s %-6s %-50s %s\n", "step", "thread", "line", "source", "values")
+	fmt.Fprintf(w, "  %5s  %-14s %-6s %-12s %-50s %s\n", "step", "thread", "line", "function", "source", "values")
 	for _, r := range rows {
 		line := fmt.Sprint(r.Line)
 		if r.File != "" && r.File != o.File {
@@ -374,7 +426,11 @@ func writeSourceTrace(w io.Writer, o *Outcome, names map[int]string) {
 		for _, s := range r.Vals {
 			vals = append(vals, s.Loc+"="+s.Val)
 		}
-		fmt.Fprintf(w, "  %5d  %-14s %-6s %-50s %s\n", r.First, names[r.Thread], line, clip(r.Text, 50), strings.Join(vals, " "))
+		for _, v := range r.Returned {
+			vals = append(vals, "returns "+v)
+		}
+		fmt.Fprintf(w, "  %5d  %-14s %-6s %-12s %-50s %s\n", r.First, names[r.Thread], line, r.Function, clip(r.Text, 50), strings.Join(vals, " "))
+		writeReads(w, o.Trace, names, r.Reads)
 		writeOverflows(w, r.Overflows...)
 	}
 }

@@ -16,12 +16,13 @@ import (
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/frontend"
 	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/witness"
 )
 
 func opts() cegpv.CheckOptions {
-	return cegpv.CheckOptions{Options: cegpv.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5, Timeout: 60 * time.Second}}, Beyond: -1}
+	return cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5, Timeout: 60 * time.Second}}, Beyond: -1}
 }
 
 func check(t *testing.T, file string, src []byte, w []byte) Result {

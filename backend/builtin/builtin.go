@@ -100,6 +100,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/smt"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 	"github.com/hashicorp/go-hclog"
@@ -194,7 +195,7 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 
 // deepen is iterative deepening for bugs (ESBMC's incremental BMC): before
 // the check at bounds, it checks at unwind 1, 2, …, bounds.Unwind-1, each
-// step with at most deepenShare of the time left, and stops at the first
+// step with at most deepenShare of the CPU time left, and stops at the first
 // step that
 //   - finds a violation: that run is a real counterexample (it replays on
 //     p like any other), found with less work than at the full bounds,
@@ -216,8 +217,7 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
 	opts := b.optsFor(bounds)
 	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
-		stepStart := time.Now()
-		sctx, cancel := backend.WithShare(ctx, deepenShare)
+		sctx, cancel := budget.WithShare(ctx, "a step of the deepening", deepenShare, 0)
 		sb := bounds
 		sb.Unwind = k
 		// a bound reached below the bounds is no unwinding violation at
@@ -235,6 +235,7 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		complete := len(s.enc.cuts) == 0
 		invalid := s.invalid
 		s.Close()
+		took := budget.Used(sctx)
 		cancel()
 		b.opts.Logger.Debug("deepening", "unwind", k, "verdict", res.Verdict, "reason", res.Reason, "complete", complete)
 		switch {
@@ -257,7 +258,7 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 			res.Proof = bounds.UnwindingAssertions
 			res.Complete = true
 			return res, true, nil
-		case bounds.DeepenFrom == 0 && time.Since(stepStart) > deepenJump:
+		case bounds.DeepenFrom == 0 && took > deepenJump:
 			// each unwinding costs several times the one before, so the
 			// steps left before the bounds would add a third or more to
 			// the check at the bounds, which finds their bugs too
@@ -267,13 +268,14 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 	return backend.Result{}, false, nil
 }
 
-// deepenJump ends deepen after a Safe step that took longer: the check at
+// deepenJump ends deepen after a Safe step that took more CPU time
+// (encoding and solver, package budget): the check at
 // the bounds follows at once. Not beyond the bounds (Bounds.DeepenFrom),
 // where the bounds are a limit of the search, not its goal.
 const deepenJump = time.Second
 
-// deepenShare is the share of the time left that one step of deepen may
-// use; the rest stays for the check at the full bounds.
+// deepenShare is the share of the CPU time left (budget.Left) that one
+// step of deepen may use; the rest stays for the check at the full bounds.
 const deepenShare = 0.75
 
 // effective returns the bounds the backend really applies: it has no

@@ -65,6 +65,7 @@ func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Boun
 // interpret turns ESBMC's output into a result.
 func interpret(p *program.Program, pr *external.Printed, out *external.Output, bd backend.Bounds, res backend.Result) (backend.Result, error) {
 	rep := Parse(string(out.Stderr) + "\n" + string(out.Stdout))
+	res.Stats.Checker = rep.Summary
 	switch {
 	case out.ExitCode == 0 && rep.Verdict == "SUCCESSFUL":
 		if where := pointerAccess(p); where != "" {

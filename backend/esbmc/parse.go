@@ -13,6 +13,9 @@ type Report struct {
 	Verdict string // "FAILED", "SUCCESSFUL" or "" (no verdict line)
 	Trace   *external.Trace
 	Failed  []string // property ids of the FAILED lines of ** Results
+	// Summary is ESBMC's account of its work: its last "Schedule
+	// reduction:" line (schedules explored and pruned), "" without one.
+	Summary string
 }
 
 // Parse reads ESBMC's text output (its stderr with --sv-comp or the
@@ -52,6 +55,9 @@ func Parse(text string) *Report {
 			continue
 		case line == "VERIFICATION SUCCESSFUL":
 			r.Verdict = "SUCCESSFUL"
+			continue
+		case strings.HasPrefix(line, "Schedule reduction: "):
+			r.Summary = strings.TrimPrefix(line, "Schedule reduction: ")
 			continue
 		case line == "[Counterexample]" || line == "Building error trace":
 			tr.States, tr.Violation, cur, inViolation = nil, nil, nil, 0

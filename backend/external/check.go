@@ -40,15 +40,19 @@ func (j Job) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (
 		return res, err
 	}
 	defer pr.Remove()
+	res.Input = string(pr.Text)
 	args := append(append([]string(nil), j.Args...), "prog.c")
-	if j.Logger != nil {
-		j.Logger.Debug("running "+j.Tool, "args", strings.Join(args, " "))
+	log := j.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
 	}
+	log.Info("running "+j.Tool, "command", path+" "+strings.Join(args, " "), "dir", pr.Dir)
 	out, err := Exec(ctx, j.Tool, path, args, pr.Dir, bd.Timeout)
 	res.Stats.Total = time.Since(start)
 	if out != nil {
 		res.Log = string(out.Stdout) + string(out.Stderr)
 		res.Stats.SolverTime = out.Elapsed
+		log.Info(j.Tool+" answered", "exit", out.ExitCode, "verdict", out.Verdict(), "time", out.Elapsed.Round(time.Millisecond))
 	}
 	if err != nil {
 		return res, err

@@ -43,7 +43,7 @@ func Exec(ctx context.Context, tool, path string, args []string, dir string, tim
 	var so, se capped
 	cmd.Stdout, cmd.Stderr = &so, &se
 	start := time.Now()
-	err := cmd.Run()
+	err := proc.Run(ctx, cmd)
 	out := &Output{Stdout: so.bytes(), Stderr: se.bytes(), Elapsed: time.Since(start), ExitCode: -1}
 	out.Truncated = so.over || se.over
 	if cmd.ProcessState != nil {
@@ -95,6 +95,20 @@ func (o *Output) Tail() string {
 		return "(no output)"
 	}
 	return t
+}
+
+// Verdict returns the checker's verdict line (the last one beginning with
+// VERIFICATION, as CBMC and ESBMC print it), else the end of its output.
+func (o *Output) Verdict() string {
+	for _, b := range [][]byte{o.Stderr, o.Stdout} {
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		for i := len(lines) - 1; i >= 0; i-- {
+			if strings.HasPrefix(lines[i], "VERIFICATION ") {
+				return lines[i]
+			}
+		}
+	}
+	return o.Tail()
 }
 
 // Unexpected returns an error of kind Crash for an exit code the adapter

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,9 +111,15 @@ func mapTrace(tool string, p *program.Program, pr *Printed, tr *Trace, unwind in
 	} else if why := notAt(program.NewIndex(p), l, unwind); why != "" {
 		return nil, program.Errorf(program.BadOutput, "%s: the violated property at line %d is not %s (%s)", tool, tr.Violation.Line, why, tr.Comment)
 	}
+	// the readings of a trace, tried in turn (each run found is replayed):
+	// eager runs a thread's invisible steps right after its states;
+	// repeats reads a store through a pointer shown several times in a row
+	// (lhs and value alike) as one store: ESBMC 8.4 prints one state per
+	// element the pointer may reach (four `stack[__tmp_0] = 0` for one
+	// store into a 4-element array, pthread/stack_false)
 	var first error
-	for _, eager := range []bool{false, true} {
-		run, err := follow(p, pr, tr, eager, unwind)
+	for _, how := range []reading{{}, {eager: true}, {repeats: true}, {eager: true, repeats: true}} {
+		run, err := follow(p, pr, tr, how, unwind)
 		if err == nil {
 			return run, nil
 		}
@@ -128,6 +135,9 @@ func mapTrace(tool string, p *program.Program, pr *Printed, tr *Trace, unwind in
 // of a thread other than main): backend.ErrUnfollowable, which
 // cegpv.Check answers with the explicit-state search.
 var ErrUnfollowable = backend.ErrUnfollowable
+
+// reading is one way of following a trace (mapTrace tries them in turn).
+type reading struct{ eager, repeats bool }
 
 type ndVal struct {
 	line, k int
@@ -145,7 +155,8 @@ type follower struct {
 	seenK  map[int]map[int]bool    // probes seen of the last execution
 	called map[int][]program.Label // Call labels executed, per thread
 	lines  map[program.Label]int
-	eager  bool
+	shown  map[int]State // the last state shown of each thread's last execution
+	reading
 }
 
 func (f *follower) inFile(s State) (program.Label, bool) {
@@ -169,13 +180,13 @@ func notAt(ix *program.LabelIndex, l program.Label, unwind int) string {
 	return ""
 }
 
-func follow(p *program.Program, pr *Printed, tr *Trace, eager bool, unwind int) (*program.Run, error) {
+func follow(p *program.Program, pr *Printed, tr *Trace, how reading, unwind int) (*program.Run, error) {
 	st, err := interp.NewStepper(p)
 	if err != nil {
 		return nil, err
 	}
 	f := &follower{p: p, pr: pr, ix: program.NewIndex(p), st: st, queue: map[int][]ndVal{},
-		last: map[int]program.Label{}, stored: map[int]bool{}, seenK: map[int]map[int]bool{}, called: map[int][]program.Label{}, eager: eager, lines: map[program.Label]int{}}
+		last: map[int]program.Label{}, stored: map[int]bool{}, seenK: map[int]map[int]bool{}, called: map[int][]program.Label{}, reading: how, lines: map[program.Label]int{}, shown: map[int]State{}}
 	for line, l := range pr.Lines {
 		f.lines[l] = line
 	}
@@ -299,7 +310,10 @@ func (f *follower) state(s State, lab program.Label) error {
 			}
 		} else if !f.stored[t] {
 			f.stored[t] = true
+			f.shown[t] = s
 			return nil
+		} else if f.repeats && f.shown[t] == s && writesThrough(in) {
+			return nil // the same store shown once more
 		}
 	}
 	if in.Op == program.OpCall && in.Lhs != nil && !isProbe(s.Lhs) {
@@ -307,6 +321,18 @@ func (f *follower) state(s State, lab program.Label) error {
 		if cs := f.called[t]; len(cs) > 0 && cs[len(cs)-1] == lab {
 			if li := f.ix.Instr[f.last[t]]; li != nil && li.Op == program.OpReturn {
 				f.called[t] = cs[:len(cs)-1]
+				return nil
+			}
+			// the callee's last steps show no state (its returns, a
+			// label; ESBMC: push's `return 0` after a call of its own
+			// in pthread/stack_false)
+		}
+		// (a call whose result state was read as its own execution's
+		// stays on the stack above: finished with the outer one)
+		if i := slices.Index(f.called[t], lab); i >= 0 {
+			if g := f.finishCall(t, lab); g != nil {
+				*f = *g
+				f.called[t] = f.called[t][:i]
 				return nil
 			}
 		}
@@ -318,9 +344,44 @@ func (f *follower) state(s State, lab program.Label) error {
 		f.seenK[t][k] = true
 	} else {
 		f.stored[t] = true
+		f.shown[t] = s
 	}
 	if f.eager {
 		f.runInvisible(t)
+	}
+	return nil
+}
+
+// finishCall runs thread t, on a copy, through steps that show no state
+// in a trace until the call at lab has returned (its Return executed and
+// the instruction after lab next); it returns the copy, or nil.
+func (f *follower) finishCall(t int, lab program.Label) *follower {
+	fn, pos := f.ix.Func[lab], f.ix.Pos[lab]
+	if pos+1 >= len(fn.Body) {
+		return nil
+	}
+	after := fn.Body[pos+1].Label
+	g, err := f.clone()
+	if err != nil {
+		return nil
+	}
+	for i := 0; i < maxAdvance; i++ {
+		if li := g.ix.Instr[g.last[t]]; li != nil && li.Op == program.OpReturn && g.st.Next(t) == after {
+			return g
+		}
+		l := g.st.Next(t)
+		in := g.ix.Instr[l]
+		if in == nil || len(g.pr.Probes[g.lineOf(l)]) > 0 {
+			return nil
+		}
+		switch in.Op {
+		case program.OpGoto, program.OpSkip, program.OpReturn, program.OpAtomicEnd, program.OpUnlock:
+		default:
+			return nil
+		}
+		if g.exec(t, l, nil) != nil {
+			return nil
+		}
 	}
 	return nil
 }
@@ -333,6 +394,16 @@ func hasThreadID(e program.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// writesThrough reports whether in stores through a pointer or into an
+// element (its lvalue is not a whole variable).
+func writesThrough(in *program.Instr) bool {
+	if in == nil || in.Lhs == nil {
+		return false
+	}
+	_, plain := in.Lhs.(*program.Ref)
+	return !plain
 }
 
 func isProbe(lhs string) bool { _, _, ok := probeOf(lhs); return ok }
@@ -516,7 +587,7 @@ func (f *follower) clone() (*follower, error) {
 	for k, v := range f.queue {
 		g.queue[k] = append([]ndVal(nil), v...)
 	}
-	g.last, g.stored, g.seenK, g.called = copyMap(f.last), copyMap(f.stored), map[int]map[int]bool{}, map[int][]program.Label{}
+	g.last, g.stored, g.shown, g.seenK, g.called = copyMap(f.last), copyMap(f.stored), copyMap(f.shown), map[int]map[int]bool{}, map[int][]program.Label{}
 	for k, v := range f.seenK {
 		g.seenK[k] = copyMap(v)
 	}

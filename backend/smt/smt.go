@@ -96,13 +96,14 @@ func Start(ctx context.Context, argv []string, logger hclog.Logger) (*Solver, er
 	}
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = &lockedWriter{w: stderr}
-	if err := cmd.Start(); err != nil {
+	wait, err := proc.Start(ctx, cmd)
+	if err != nil {
 		return nil, program.Errorf(program.Crash, "starting solver %s: %v", argv[0], err)
 	}
 	s := &Solver{ctx: ctx, cmd: cmd, argv: argv, stdin: stdin, out: bufio.NewReaderSize(stdout, 1<<16),
 		w: bufio.NewWriterSize(stdin, 1<<16), stderr: stderr, log: logger, waited: make(chan struct{}), dialect: dialectOf(argv)}
 	go func() {
-		s.waitErr = cmd.Wait()
+		s.waitErr = wait()
 		close(s.waited)
 	}()
 	logger.Debug("solver started", "argv", strings.Join(argv, " "), "pid", cmd.Process.Pid)

@@ -34,6 +34,7 @@ type benchFlags struct {
 	modes, heuristics string
 	jobs              int
 	timeout           time.Duration
+	memlimit          int // MB, 0: none
 	unwind            int
 	category, match   string
 	limit             int
@@ -55,6 +56,7 @@ output (out/) into --out (docs/benchmarking.md).`)
 	fs.StringVar(&bf.heuristics, "heuristics", "", "comma-separated heuristics: each cegpv mode runs once per heuristic (--modes defaults to cegpv then)")
 	fs.IntVarP(&bf.jobs, "jobs", "j", 2, "parallel runs")
 	secondsVar(fs, &bf.timeout, "timeout", 60*time.Second, "time limit per task and mode, in seconds (60) or a duration (60s)")
+	fs.IntVar(&bf.memlimit, "memlimit", 0, "memory limit per task and mode in MB, the run and its solvers and checkers together (summed resident sets); past it the run is killed: OUT OF MEMORY (0: none)")
 	fs.IntVar(&bf.unwind, "unwind", 5, "unwinding bound")
 	fs.StringVar(&bf.category, "category", "", "only tasks of these categories (comma-separated)")
 	fs.StringVar(&bf.match, "match", "", "only tasks whose file contains this string")
@@ -62,7 +64,7 @@ output (out/) into --out (docs/benchmarking.md).`)
 	fs.StringVar(&bf.outDir, "out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
 	fs.StringVar(&bf.extra, "verify-flags", "", "extra flags passed to every cegpv verify run")
 	grouped(fs, groupBench, "modes", "heuristics", "jobs", "verify-flags")
-	grouped(fs, groupBounds, "timeout", "unwind")
+	grouped(fs, groupBounds, "timeout", "memlimit", "unwind")
 	grouped(fs, groupInput, "category", "match", "limit")
 	grouped(fs, groupOutput, "out")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -132,9 +134,9 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 		for j, m := range modeList {
 			idx := i*len(modeList) + j
 			g.Go(func() error {
-				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, strings.Fields(*extra), *outDir)
+				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, bf.memlimit, strings.Fields(*extra), *outDir)
 				rows[idx], loops[idx] = r, loop
-				prog.Finish(r, fmt.Sprintf("%-8s %-8s %-7s %6.2fs %s", m, r.Verdict, r.Status, r.WallSec, t.File))
+				prog.Finish(r, fmt.Sprintf("%-8s %-20s %-15s %6.2fs %s", m, r.Result, r.Status, r.CPUSec, t.File))
 				mu.Lock()
 				pw.Write(r.CSV())
 				pw.Flush()
@@ -173,7 +175,7 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 	fmt.Fprintf(stdout, "results: %s, %s, %s; BenchExec's XML: %s\n", filepath.Join(*outDir, "results.csv"), filepath.Join(*outDir, "results.json"),
 		filepath.Join(*outDir, "report.html"), filepath.Join(*outDir, "results.MODE.xml"))
 	for _, s := range res.Summary {
-		if s.Wrong > 0 {
+		if s.Wrong() > 0 {
 			return exitUnsafe, nil // a wrong verdict fails the run
 		}
 	}
@@ -319,7 +321,7 @@ func filterTasks(tasks []manifest.Task, category, match string, limit int) []man
 // it waited for: the solver); the verdict's JSON also reports the
 // solver's peak. loop is the CEGPV loop's statistics of the JSON (nil in
 // plain mode).
-func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, extra []string, outDir string) (r report.Row, loop json.RawMessage) {
+func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, memMB int, extra []string, outDir string) (r report.Row, loop json.RawMessage) {
 	r = report.Row{File: t.File, Category: t.Category, Expected: t.Expected, Mode: mode, Verdict: "UNKNOWN"}
 	base, be, h, _ := splitMode(mode)
 	name := strings.NewReplacer("/", "_", "@", "_").Replace(t.File + "." + mode)
@@ -332,6 +334,9 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	if h != "" {
 		args = append(args, "--heuristic", h)
 	}
+	if memMB > 0 {
+		args = append(args, "--memlimit", strconv.Itoa(memMB))
+	}
 	args = append(append(args, extra...), t.Path)
 	cctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
 	defer cancel()
@@ -340,7 +345,20 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
-	runErr := cmd.Run()
+	runErr := cmd.Start()
+	var watch *proc.MemoryWatch
+	if runErr == nil && memMB > 0 {
+		// the run watches itself (verify --memlimit); this kills it
+		// from outside if it cannot (a runaway run, as BenchExec's
+		// cgroup would)
+		watch = proc.WatchMemory(cmd.Process.Pid, int64(memMB)<<20, false, func(int64) {})
+	}
+	if runErr == nil {
+		runErr = cmd.Wait()
+	}
+	if watch != nil {
+		watch.Stop()
+	}
 	r.WallSec = time.Since(start).Seconds()
 	if ps := cmd.ProcessState; ps != nil {
 		r.CPUSec = (ps.UserTime() + ps.SystemTime()).Seconds()
@@ -360,6 +378,9 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		if cctx.Err() != nil {
 			r.Reason = "timeout"
 		}
+		if watch != nil && watch.Exceeded() {
+			r.Reason = "out of memory: " + watch.Reason()
+		}
 	} else {
 		r.Verdict, r.Proof, r.Reason = o.Verdict, o.Proof, o.Reason
 		if o.RSSKB/1024 > r.RSSMB {
@@ -369,7 +390,7 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 			loop = o.CEGPV
 		}
 	}
-	r.Status = report.Classify(t.Expected, r.Verdict, r.Proof)
+	report.Classify(&r)
 	if r.Verdict == "FALSE" {
 		r.Page = page
 	} else {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/report"
 )
 
@@ -225,5 +226,40 @@ func TestVerifyTaskDefinition(t *testing.T) {
 	code := run(context.Background(), []string{"verify", "--unwind", "3", "../../tools/benchexec/tasks/lazy_counter_unsafe.yml"}, &out, &errb)
 	if code != exitUnsafe || !strings.HasSuffix(out.String(), "FALSE(unreach-call) property main.assertion.1\n") || !strings.Contains(out.String(), "lazy_counter_unsafe.c") {
 		t.Errorf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
+
+// TestMemlimit: a memory limit no run can keep (1 MB: a Go process alone
+// is bigger) gives UNKNOWN "out of memory" from verify (exit 5), and
+// OUT OF MEMORY (BenchExec's error) in a bench run's results, with the
+// limit in its metadata.
+func TestMemlimit(t *testing.T) {
+	file := filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "lazy_counter_unsafe.c")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"verify", "--memlimit", "1", file}, &stdout, &stderr)
+	if code != exitUnknown || !strings.Contains(stdout.String(), "UNKNOWN: out of memory: ") || !strings.Contains(stdout.String(), "over the memory limit of 1 MB") {
+		t.Errorf("verify --memlimit 1: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	dir := t.TempDir()
+	man := filepath.Join(dir, "manifest.tsv")
+	if err := os.WriteFile(man, []byte("file\tcategory\texpected_verdict\n"+file+"\tprogs\tfalse\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"bench", "--memlimit", "1", "--timeout", "60s", "--out", out, man}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	res, err := report.Read(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tasks) != 1 || res.Tasks[0].Result != "OUT OF MEMORY" || res.Tasks[0].Status != "error" {
+		t.Errorf("rows %+v", res.Tasks)
+	}
+	if res.Meta == nil || res.Meta.MemLimit != 1<<20 {
+		t.Errorf("meta %+v", res.Meta)
 	}
 }

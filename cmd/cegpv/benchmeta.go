@@ -18,7 +18,7 @@ import (
 // results' metadata and BenchExec's result XML attributes).
 func benchMeta(bf *benchFlags, start time.Time) report.Meta {
 	m := report.Meta{Tool: "cegpv", Version: svcomp.Version(), Date: start.Format(time.RFC3339), Cores: runtime.NumCPU(),
-		TimeLimit: bf.timeout.Seconds(), Jobs: bf.jobs, Options: strings.TrimSpace("--unwind " + strconv.Itoa(bf.unwind) + " " + bf.extra)}
+		TimeLimit: bf.timeout.Seconds(), MemLimit: int64(bf.memlimit) << 20, Jobs: bf.jobs, Options: strings.TrimSpace("--unwind " + strconv.Itoa(bf.unwind) + " " + bf.extra)}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.revision" {

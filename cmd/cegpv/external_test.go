@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +48,41 @@ func TestVerifyESBMC(t *testing.T) {
 		if code != c.code || !strings.HasPrefix(verdict, c.want) {
 			t.Errorf("%s: exit %d, want %d (%s); output:\n%s\n%s", name, code, c.code, c.want, out.String(), errb.String())
 		}
+	}
+}
+
+// TestESBMCOwnWords: what ESBMC did and said is visible (issue 28 item 2):
+// at -v its command line and verdict line, in the stats its run time and
+// its schedule line (not the built-in encoding's zeros), the verdict names
+// it, and --dump writes the C it read and its log in plain mode too.
+func TestESBMCOwnWords(t *testing.T) {
+	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
+	dump := t.TempDir()
+	file := filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "lazy_counter_unsafe.c")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"verify", "--backend", "esbmc", "--esbmc", bin, "--mode", "plain", "--explicit=false", "-v", "--dump", dump, "--unwind", "3", file}, &out, &errb)
+	if code != exitUnsafe {
+		t.Fatalf("exit %d; output:\n%s\n%s", code, out.String(), errb.String())
+	}
+	for _, want := range []string{"running esbmc: command=\"" + bin, "--unwind 3", "esbmc answered: exit=1 verdict=\"VERIFICATION FAILED\""} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("the log at -v has no %q:\n%s", want, errb.String())
+		}
+	}
+	for _, want := range []string{"stats: esbmc ran ", "; esbmc: peak_threads ", "decided by the backend (esbmc) on the whole program"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output has no %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "0 events") {
+		t.Errorf("the stats are the built-in encoding's zeros:\n%s", out.String())
+	}
+	c, err := os.ReadFile(filepath.Join(dump, "check-1.c"))
+	if err != nil || !strings.Contains(string(c), "__cegpv_nd_") && !strings.Contains(string(c), "counter") {
+		t.Errorf("--dump in plain mode: check-1.c %v\n%s", err, c)
+	}
+	l, err := os.ReadFile(filepath.Join(dump, "check-1.log"))
+	if err != nil || !strings.Contains(string(l), "VERIFICATION FAILED") || !strings.Contains(string(l), "backend esbmc") {
+		t.Errorf("--dump in plain mode: check-1.log %v\n%s", err, l)
 	}
 }

@@ -59,14 +59,18 @@ int main(void) {
 		if strings.Contains(trace, "__tmp") {
 			t.Errorf("%s: source trace shows temporaries:\n%s", mode, out)
 		}
-		// the thread's assignment is one row, with its source text and the
-		// value it stored, and the row of the assertion ends the listing
-		row := regexp.MustCompile(`(?m)^ +\d+ +1:t +5 +x = y \+ 1 > 0 && y < 5 \? 2 : 3; +x=2$`)
+		// the thread's assignment is one row, with its function, source
+		// text and the value it stored, and the row of the assertion ends
+		// the listing, with the value it read and where it was stored
+		row := regexp.MustCompile(`(?m)^ +\d+ +1:t +5 +t +x = y \+ 1 > 0 && y < 5 \? 2 : 3; +x=2$`)
 		if n := len(row.FindAllString(trace, -1)); n != 1 {
 			t.Errorf("%s: want one row for line 5 with x=2, got %d:\n%s", mode, n, out)
 		}
 		rows := strings.Split(strings.TrimSpace(trace), "\n")
-		if last := rows[len(rows)-1]; !strings.Contains(last, "0:main") || !strings.Contains(last, "13") || !strings.Contains(last, "assert(x != 2);") {
+		if !regexp.MustCompile(`^ +reads x=2 \(stored at step \d+ by 1:t line 5\)$`).MatchString(rows[len(rows)-1]) {
+			t.Errorf("%s: the assertion's read of x is not shown as stored by 1:t on line 5:\n%s", mode, out)
+		}
+		if last := rows[len(rows)-2]; !strings.Contains(last, "0:main") || !strings.Contains(last, "13") || !strings.Contains(last, "assert(x != 2);") {
 			t.Errorf("%s: last row is %q, want main's assertion on line 13", mode, last)
 		}
 		if !regexp.MustCompile(`Counterexample \(\d+ source lines executed, \d+ steps`).MatchString(out) {

@@ -105,7 +105,9 @@ func runValidate(c *cli, vf *verifyFlags, args []string) (int, error) {
 		fmt.Fprintf(stdout, "time %.2fs\n\nUNKNOWN: witness not confirmed: %s\n", time.Since(start).Seconds(), res.Reason)
 		return exitUnknown, nil
 	}
-	report.WriteTrace(stdout, &report.Outcome{File: file, Program: p, Trace: report.Steps(p, res.Run)}, vf.trace)
+	o := &report.Outcome{File: file, Program: p}
+	o.SetTrace(p, res.Run)
+	report.WriteTrace(stdout, o, vf.trace)
 	fmt.Fprintf(stdout, "time %.2fs\n\nWITNESS CONFIRMED\nFALSE(unreach-call) property %s\n", time.Since(start).Seconds(), res.Property)
 	return exitUnsafe, nil
 }

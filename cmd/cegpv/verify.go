@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -20,7 +21,9 @@ import (
 	"cegpv.dev/cegpv/backend/external"
 	"cegpv.dev/cegpv/backend/smt"
 	"cegpv.dev/cegpv/depgraph"
+	"cegpv.dev/cegpv/internal/proc"
 	"cegpv.dev/cegpv/lazyseq"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/overflow"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/report"
@@ -41,6 +44,7 @@ type verifyFlags struct {
 	contexts     int
 	rounds       int
 	timeout      time.Duration
+	memlimit     int // MB, 0: none
 	jsonOut      bool
 	heuristic    string
 	maxIter      int
@@ -81,7 +85,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&v.maxKeptShare, "max-kept-share", 0.8, "an abstraction keeping at least this share of the variables is skipped for a check of the whole program (1: never)")
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
-	fs.StringVar(&v.dump, "dump", "", "directory for every abstract, reconstructed and refined program and the backend logs")
+	fs.StringVar(&v.dump, "dump", "", "directory for every program a backend check was given (check-N.c, as the checker read it) with its log (check-N.log), and, in mode cegpv, every abstract, reconstructed and refined program")
 	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions, and with --unwinding-assertions the unwinding properties of loops and recursive calls) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVarP(&v.jobs, "jobs", "j", 2, "parallel checks for --each-property")
@@ -93,6 +97,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&v.maxThreads, "max-threads", backend.DefaultMaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
 	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
+	fs.IntVar(&v.memlimit, "memlimit", 0, "memory limit in MB for the whole check, cegpv and its solvers and checkers together (their resident sets, summed every 100 ms): past it they are killed and the verdict is UNKNOWN (out of memory); 0: none")
 	secondsVar(fs, &v.timeout, "timeout", 0, "time limit for the whole check in seconds, as CBMC and ESBMC (30), or a duration (30s, 2m); 0: none")
 	fs.BoolVar(&v.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
@@ -100,7 +105,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.noGeneralise, "no-generalise", false, "exclude each spurious counterexample as it is (its whole sequence of visible steps), without first generalising it to fewer labels with the explicit-state search (monitor refinement over a backend that is not incremental)")
 	secondsVar(fs, &v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	secondsVar(fs, &v.probe, "probe", cegpv.DefaultProbe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
-	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored in program variables) or steps (every step of the program model, temporaries included); --trace alone is --trace=steps")
+	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored and returned and the shared values read, each with where it was stored) or steps (every step of the program model, temporaries and every read included); --trace alone is --trace=steps")
 	fs.Lookup("trace").NoOptDefVal = report.TraceSteps
 	fs.StringVar(&v.propertyFile, "propertyfile", "", "SV-COMP property file (.prp): unreach-call (__VERIFIER_error or reach_error) is checked; any other property is UNKNOWN (exit 7)")
 	fs.StringVar(&v.witness, "witness", "", "also write an SV-COMP witness to this file: a violation witness for FALSE (GraphML 1.0 for .graphml, YAML 2.0 for .yml/.yaml), a correctness witness for TRUE (GraphML or a YAML 2.0 invariant_set, by the same suffixes)")
@@ -110,7 +115,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.explicit, "explicit", true, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
 	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
 	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "rounds", "each-property", "jobs")
-	grouped(fs, groupBounds, "unwind", "unwinding-assertions", "threads", "max-threads", "context-bound", "timeout", "beyond", "probe", "no-deepening")
+	grouped(fs, groupBounds, "unwind", "unwinding-assertions", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
 	grouped(fs, groupLoop, "heuristic", "refinement", "max-iterations", "max-kept-share", "relax", "no-generalise", "sanity", "dump")
 	grouped(fs, groupOutput, "trace", "json", "html", "witness")
 }
@@ -131,7 +136,7 @@ func (v *verifyFlags) validate() error {
 	slices.Sort(names)
 	for _, err := range []error{
 		oneOf("--trace", v.trace, report.TraceStyles),
-		oneOf("--refinement", v.refinement, cegpv.Refinements),
+		oneOf("--refinement", v.refinement, loop.Refinements),
 		oneOf("--mode", v.mode, cegpv.Modes),
 		oneOf("--backend", v.backend, names),
 	} {
@@ -169,6 +174,8 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--context-bound %d: want 0 (none) or more", v.contexts)
 	case v.timeout < 0:
 		return fmt.Errorf("--timeout %v: want 0 (none) or a positive duration", v.timeout)
+	case v.memlimit < 0:
+		return fmt.Errorf("--memlimit %d: want 0 (none) or a number of MB", v.memlimit)
 	case v.beyond < 0:
 		return fmt.Errorf("--beyond %v: want 0 (off) or a positive duration", v.beyond)
 	case v.probe < 0:
@@ -214,10 +221,10 @@ func (v *verifyFlags) available() error {
 }
 
 func (v *verifyFlags) bounds() backend.Bounds {
-	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout}
+	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
 }
 
-// relaxOpt maps --relax (0: none) to cegpv.Options.Relax (0: default).
+// relaxOpt maps --relax (0: none) to loop.Options.Relax (0: default).
 func relaxOpt(n int) int {
 	if n <= 0 {
 		return -1
@@ -334,6 +341,19 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		ctx, cancel = context.WithTimeout(ctx, vf.timeout)
 		defer cancel()
 	}
+	if vf.memlimit > 0 { // so does the memory limit
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		w := proc.WatchMemory(os.Getpid(), int64(vf.memlimit)<<20, true, func(int64) { cancel(errors.New("memory limit")) })
+		defer func() {
+			w.Stop()
+			cancel(nil)
+			if w.Exceeded() && o.Verdict != "TRUE" && o.Verdict != "FALSE" { // (a verdict reached stands)
+				o.Verdict, o.Err = "UNKNOWN", program.Errorf(program.Memout, "%s", w.Reason())
+				o.Reason = o.Err.Error()
+			}
+		}()
+	}
 	p, err := vf.load(ctx, file, log)
 	if err != nil {
 		return unknown(err)
@@ -414,7 +434,7 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 		probe = -1 // --probe 0: off
 	}
 	return cegpv.CheckOptions{
-		Options: cegpv.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
+		Options: loop.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
 			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
 		Mode:       vf.mode,
 		Beyond:     beyond,
@@ -435,6 +455,9 @@ func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 	be, err := mk(vf, log.Named(vf.backend))
 	if err != nil {
 		return nil, err
+	}
+	if vf.dump != "" { // every check's program and log, in every mode
+		be = backend.Dumped(be, vf.dump, func(err error) { log.Warn("dump", "error", err) })
 	}
 	return be, nil
 }

@@ -119,15 +119,17 @@ func (c *ctx) load(l Loc, t *program.Type) program.Value {
 	switch acc {
 	case program.Whole:
 		v := l.Obj.Cells[cell]
-		if v.Obj != "" {
-			return v
+		if v.Obj == "" {
+			v = Normalize(t, v)
 		}
-		return Normalize(t, v)
+		c.observe(l.Obj, cell, v, false)
+		return v
 	case program.Byte:
 		v := l.Obj.Cells[cell]
 		if v.Obj != "" {
 			unmodelled("read of byte %d of the address held by %s", delta, l.Obj.Name+l.Obj.typ.CellPath(cell))
 		}
+		c.observe(l.Obj, cell, v, false) // the cell as last written, of which the byte is part
 		return Normalize(t, program.Value{Bits: int64(uint64(v.Bits) >> (8 * uint(delta)) & byteMask(t.Size))})
 	}
 	unmodelled("read of a padding byte (byte %d of %s), whose value C leaves unspecified", l.Off, l.Obj.Name)
@@ -177,7 +179,18 @@ func (c *ctx) aggCells(l Loc, t *program.Type, what string) int64 {
 
 func (c *ctx) loadAgg(l Loc, t *program.Type) []program.Value {
 	k := c.aggCells(l, t, "read")
-	return append([]program.Value(nil), l.Obj.Cells[k:k+t.Cells()]...)
+	vals := append([]program.Value(nil), l.Obj.Cells[k:k+t.Cells()]...)
+	for i, v := range vals {
+		c.observe(l.Obj, k+int64(i), v, false)
+	}
+	return vals
+}
+
+// observe tells Machine.Observe, when set, of an access of cell k of o.
+func (c *ctx) observe(o *Object, k int64, v program.Value, write bool) {
+	if c.m.Observe != nil {
+		c.m.Observe(Access{Obj: o, Cell: k, Loc: o.Name + o.typ.CellPath(k), Val: c.m.External(v), Write: write})
+	}
 }
 
 func (c *ctx) storeAgg(l Loc, t *program.Type, vals []program.Value) {
@@ -200,6 +213,7 @@ func (c *ctx) writeCells(o *Object, k int64, vals []program.Value) {
 		c.undo = append(c.undo, UndoCell{o, off, o.Cells[off]})
 		o.Writable()[off] = v
 		c.writes = append(c.writes, program.Write{Loc: o.Name + o.typ.CellPath(off), Val: c.m.External(v)})
+		c.observe(o, off, v, true)
 	}
 }
 

@@ -14,6 +14,10 @@ type StepResult struct {
 	Writes  []program.Write
 	spawned int // thread id created, or 0
 	Undo    []UndoCell
+	// Returned is the scalar value a Return step returns (the thread's
+	// result when it returns from its start function) or an Exit step
+	// passes to pthread_exit; nil for other steps.
+	Returned *program.Value
 }
 
 // Hooks lets the caller decide the choices of a step.
@@ -131,6 +135,10 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 		ret := fr.Ret
 		if len(t.Frames) == 1 && vals == nil {
 			t.Result = v
+		}
+		if in.Rhs != nil && vals == nil {
+			ext := m.External(v)
+			res.Returned = &ext
 		}
 		m.pop(t)
 		if ret != nil && !t.Ended {
@@ -267,6 +275,8 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 	case program.OpExit:
 		if in.Rhs != nil {
 			t.Result = c.rvalue(in.Rhs)
+			ext := m.External(t.Result)
+			res.Returned = &ext
 		}
 		m.end(t)
 		res.Writes = c.writes

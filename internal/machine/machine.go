@@ -87,6 +87,19 @@ type Machine struct {
 	Heaps   []*Object // heap#1 is heaps[0]
 	Threads []*Thread
 	acts    int // activations created, for unique local ids
+	// Observe, when set, is told of every cell a step reads or writes, in
+	// the order of the accesses (interp.Observe: the reads of a trace and
+	// where their values were written); nil for the searches.
+	Observe func(Access)
+}
+
+// Access is a read or a write of one scalar cell (Machine.Observe).
+type Access struct {
+	Obj   *Object
+	Cell  int64
+	Loc   string        // as program.Write.Loc: the object's name and the cell's path
+	Val   program.Value // the value read or written, as in runs (External)
+	Write bool
 }
 
 // ExecError is an execution error of the program (an invalid memory access

@@ -2,7 +2,8 @@
 // model checkers, bench tasks) the one way they must be started: each in
 // its own process group, the whole group killed when the context ends, and
 // killed by the kernel if cegpv itself dies without cancelling (SIGKILL, a
-// crash), so that no child outlives it.
+// crash), so that no child outlives it; Start and Run meter its CPU time on
+// the context's clock (package budget).
 package proc
 
 import (
@@ -10,6 +11,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"cegpv.dev/cegpv/internal/budget"
 )
 
 // WaitDelay is how long Wait waits for the child's output pipes after the
@@ -28,4 +31,27 @@ func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	}
 	cmd.WaitDelay = WaitDelay
 	return cmd
+}
+
+// Start is cmd.Start with the child's CPU time metered on ctx's clock
+// (budget.Process); wait replaces cmd.Wait.
+func Start(ctx context.Context, cmd *exec.Cmd) (wait func() error, err error) {
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	end := budget.Process(ctx, cmd.Process.Pid)
+	return func() error {
+		err := cmd.Wait()
+		end(cmd.ProcessState)
+		return err
+	}, nil
+}
+
+// Run is cmd.Run, metered as Start.
+func Run(ctx context.Context, cmd *exec.Cmd) error {
+	wait, err := Start(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	return wait()
 }

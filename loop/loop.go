@@ -1,9 +1,12 @@
-// Package cegpv is the controller of counter-example guided program
+// Package loop is the CEGPV loop of counter-example guided program
 // verification (Abdulla, Atig, Diep): it slices a program to a few
 // variables, asks a backend about the abstraction, checks every abstract
 // counterexample against the original program by reconstruction, and
 // refines the abstraction by excluding the counterexamples that turned out
-// spurious, until the verdict is final.
+// spurious, until the loop's answer is final. The verdict (the portfolio
+// of engines around the loop, the search beyond the bounds, the judge of
+// every answer) is the module root's, cegpv.Check; the loop never imports
+// it.
 //
 // The loop implemented by Verify (design.md §1, order-only variant of §6):
 //
@@ -44,7 +47,7 @@
 // without another abstract check (it is a real run, replayed like any
 // other), and every core is a blocker.
 //
-// The loop is written once (level1); how an abstraction is checked, a
+// The loop is written once (refineLevel); how an abstraction is checked, a
 // counterexample reconstructed and a spurious one excluded is a strategy
 // (strategy.go): the code-to-code monitor, its incremental form and the
 // paper's observer.
@@ -55,7 +58,7 @@
 // original program confirmed by interp.Replay before it is returned; a
 // reconstruction that errors or times out makes the answer UNKNOWN, never
 // "spurious".
-package cegpv
+package loop
 
 import (
 	"context"
@@ -70,6 +73,8 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
+	"cegpv.dev/cegpv/interp"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -127,7 +132,8 @@ type Options struct {
 	// the observer): a program forced to follow a counterexample's order
 	// has few interleavings, which the search runs through in seconds
 	// where an encoding or an interleaving-exploring checker can take
-	// minutes (docs/bench/esbmc-wmm). Check sets it unless NoExplicit.
+	// minutes (docs/bench/esbmc-wmm). cegpv.Check sets it unless
+	// NoExplicit.
 	Search *explicit.Options
 	// NoGeneralise turns off the generalisation of spurious
 	// counterexamples by the monitor strategy (generalise.go): each one
@@ -215,7 +221,7 @@ type KeptSet struct {
 // of an unwinding property alone (Property) is that check only.
 func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, err error) {
 	defer program.Recover(&err)
-	if opts.Bounds, err = propertyBounds(p, opts.Property, opts.Bounds); err != nil {
+	if opts.Bounds, err = PropertyBounds(p, opts.Property, opts.Bounds); err != nil {
 		return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 	}
 	uwa := opts.Bounds // the bounds of the unwinding check
@@ -253,7 +259,7 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 		if err != nil {
 			return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 		}
-		if err := sanityCheck(opts.Sanity, "the property's selection", w); err != nil {
+		if err := SanityCheck(opts.Sanity, "the property's selection", w); err != nil {
 			return Result{Result: backend.Result{Reason: err.Error()}}, err
 		}
 		v.work = w
@@ -330,7 +336,7 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 
 // deepen is iterative deepening for bugs, as in the built-in backend but
 // shallower: the whole loop runs at unwind 1 and 2 (below Bounds.Unwind)
-// first, each run with at most deepenShare of the time left, and the first
+// first, each run with at most deepenShare of the CPU time left, and the first
 // violation found is the answer (it is a run of the original program,
 // replayed like any other, found at smaller bounds). A Safe run says
 // nothing about deeper runs; an Unknown one ends the deepening. The
@@ -356,7 +362,7 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	var sets []KeptSet
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
-		sctx, cancel := backend.WithShare(ctx, deepenShare)
+		sctx, cancel := budget.WithShare(ctx, "a shallow run of the deepening", deepenShare, 0)
 		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k), shallow: true}
 		w.opts.Bounds.Unwind = k
 		res, err := w.run(sctx)
@@ -383,8 +389,8 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	return Result{}, false, kept
 }
 
-// deepenShare is the share of the time left one shallow run of deepen may
-// use.
+// deepenShare is the share of the CPU time left (budget.Left) one shallow
+// run of deepen may use.
 const deepenShare = 0.125
 
 type verifier struct {
@@ -422,14 +428,14 @@ func (v *verifier) levels() []depgraph.Heuristic {
 			hs = append(hs, depgraph.Steps{K: k})
 		}
 	}
-	return append(hs, depgraph.Cone{}, all{})
+	return append(hs, depgraph.Cone{}, everyVar{})
 }
 
-// all keeps every variable: the last level, where A is P.
-type all struct{}
+// everyVar keeps every variable: the last level, where A is P.
+type everyVar struct{}
 
-func (all) Name() string { return "all" }
-func (all) Choose(g *depgraph.Graph, _ []depgraph.Var) []depgraph.Var {
+func (everyVar) Name() string { return "all" }
+func (everyVar) Choose(g *depgraph.Graph, _ []depgraph.Var) []depgraph.Var {
 	return append([]depgraph.Var(nil), g.Vars...)
 }
 
@@ -462,7 +468,7 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 		if err != nil {
 			return Result{Kept: v0}, err
 		}
-		res, done, err := v.level1(ctx, s, full)
+		res, done, err := v.refineLevel(ctx, s, full)
 		s.close()
 		if err != nil || done {
 			res.Kept = v0
@@ -473,7 +479,8 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 	return Result{}, program.Errorf(program.Internal, "no abstraction level decided (the last level keeps every variable)")
 }
 
-func r1(r backend.Result) Result { return Result{Result: r} }
+// fromBackend is the loop's answer r of the backend.
+func fromBackend(r backend.Result) Result { return Result{Result: r} }
 
 // exhausted says whether the loop must stop before its next iteration: the
 // context is done (an error) or the check budget is spent (UNKNOWN with
@@ -524,9 +531,9 @@ func (v *verifier) check(ctx context.Context, q *program.Program, name string) (
 }
 
 // confirm replays a run on the original program (soundness rule 1, by
-// Judge, the rule Check applies to every answer).
+// interp.Judge, as the verdict's judge does every answer).
 func (v *verifier) confirm(run *program.Run, from backend.Result) (Result, error) {
-	replayed, prop, opaque, err := Judge(v.p, run)
+	replayed, prop, opaque, err := interp.Judge(v.p, run)
 	if err != nil {
 		return Result{}, err
 	}
@@ -562,12 +569,12 @@ func blockersText(seq []string, blks []backend.Blocker) string {
 
 // sane checks q, the output of pass, when Options.Sanity is on.
 func (v *verifier) sane(pass string, q *program.Program) error {
-	return sanityCheck(v.opts.Sanity, fmt.Sprintf("%s (unwind %d, level %d)", pass, v.opts.Bounds.Unwind, v.level), q)
+	return SanityCheck(v.opts.Sanity, fmt.Sprintf("%s (unwind %d, level %d)", pass, v.opts.Bounds.Unwind, v.level), q)
 }
 
-// sanityCheck is Options.Sanity: when on, program.Check on q, the output
+// SanityCheck is Options.Sanity: when on, program.Check on q, the output
 // of pass; a violated invariant is an internal error naming the pass.
-func sanityCheck(on bool, pass string, q *program.Program) error {
+func SanityCheck(on bool, pass string, q *program.Program) error {
 	if !on {
 		return nil
 	}
@@ -614,4 +621,25 @@ func (v *verifier) dump(name string, q *program.Program) {
 	if _, err := program.Print(f, q); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
+}
+
+// PropertyBounds returns the bounds of a check of property prop of p
+// (Options.Property): for an unwinding property, unwinding assertions on
+// for it alone (Bounds.UnwindingOnly); for an assertion, none (the
+// unwinding properties are properties of their own, checked apart); for
+// all properties (""), b.
+func PropertyBounds(p *program.Program, prop string, b backend.Bounds) (backend.Bounds, error) {
+	switch {
+	case prop == "":
+	case program.IsUnwinding(prop):
+		u, ok := program.UnwindingByID(p, prop)
+		if !ok {
+			_, err := program.OnlyProperty(p, prop) // its error lists the ids
+			return b, err
+		}
+		b.UnwindingAssertions, b.UnwindingOnly = true, u.Key()
+	default:
+		b.UnwindingAssertions, b.UnwindingOnly = false, ""
+	}
+	return b, nil
 }

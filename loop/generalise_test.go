@@ -1,4 +1,4 @@
-package cegpv
+package loop_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/backend/esbmc"
@@ -16,6 +17,7 @@ import (
 	"cegpv.dev/cegpv/internal/lowertest"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/interp"
+	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
 
@@ -29,12 +31,16 @@ var genRuns = []genRun{{"without", true, false}, {"ddmin", false, true}, {"with"
 
 // verifyGen runs the code-to-code monitor loop on p with the explicit
 // search (as Check would set it) in configuration g.
-func verifyGen(t *testing.T, be backend.Backend, p *program.Program, bd backend.Bounds, g genRun, limit time.Duration) Result {
+func verifyGen(t *testing.T, be backend.Backend, p *program.Program, bd backend.Bounds, g genRun, limit time.Duration) loop.Result {
 	t.Helper()
 	eo := explicit.Defaults
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	res, err := Verify(ctx, p, Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &eo, NoGeneralise: g.noGen, noLimit: g.noLimit})
+	o := loop.Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &eo, NoGeneralise: g.noGen}
+	if g.noLimit {
+		o = loop.WithoutLimit(o)
+	}
+	res, err := loop.Verify(ctx, p, o)
 	if err != nil && program.KindOf(err) != program.Timeout {
 		t.Fatalf("%s: %v", g.name, err)
 	}
@@ -48,7 +54,7 @@ func verifyGen(t *testing.T, be backend.Backend, p *program.Program, bd backend.
 
 // generalised counts the iterations whose pattern has fewer labels than
 // the visible set, and the limit case's answers.
-func generalised(res Result) (smaller, limit int, text string) {
+func generalised(res loop.Result) (smaller, limit int, text string) {
 	var b strings.Builder
 	for _, it := range res.Iterations {
 		g := it.Generalisation
@@ -73,7 +79,7 @@ func z3Progs(t *testing.T) []testenv.Prog {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed (make deps installs it)")
 	}
-	progs, err := testenv.Progs(".")
+	progs, err := testenv.Progs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +150,8 @@ func TestGeneraliseUnprovenIsCaught(t *testing.T) {
 		p := lowertest.CModel(t, pr.Model, pr.Path, string(pr.Src))
 		eo := explicit.Defaults
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		res, _ := Verify(ctx, p, Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads}, NoIncremental: true, Search: &eo, noLimit: true, acceptUnproven: true})
+		o := loop.Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads}, NoIncremental: true, Search: &eo}
+		res, _ := loop.Verify(ctx, p, loop.AcceptingUnproven(loop.WithoutLimit(o)))
 		cancel()
 		if res.Verdict == backend.Safe {
 			t.Logf("%s: SAFE with unproven patterns (caught)", pr.Name)
@@ -162,7 +169,7 @@ func TestGeneraliseESBMC(t *testing.T) {
 		t.Skip("-short: ESBMC runs skipped")
 	}
 	be := esbmc.New(esbmc.Options{Path: bin})
-	progs, err := testenv.Progs(".")
+	progs, err := testenv.Progs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +190,11 @@ func TestGeneraliseESBMC(t *testing.T) {
 			bd := backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads, Timeout: 120 * time.Second}
 			var got []backend.Verdict
 			for _, g := range genRuns {
-				rep := Check(context.Background(), p, CheckOptions{Options: Options{Sanity: true, Backend: be, Bounds: bd, NoGeneralise: g.noGen, noLimit: g.noLimit}})
+				o := loop.Options{Sanity: true, Backend: be, Bounds: bd, NoGeneralise: g.noGen}
+				if g.noLimit {
+					o = loop.WithoutLimit(o)
+				}
+				rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: o})
 				if rep.Verdict != backend.Unknown && rep.Verdict != want {
 					t.Fatalf("%s: %v, want %v", g.name, rep.Verdict, want)
 				}

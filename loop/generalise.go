@@ -1,4 +1,4 @@
-package cegpv
+package loop
 
 // Generalisation of a spurious counterexample before it is excluded (the
 // monitor strategy, code to code; issue 16).
@@ -88,7 +88,7 @@ package cegpv
 // limitShare of the time left (at most limitMax). NoViolation is the
 // verdict: SAFE within the bounds (a proof when the search cut no run and
 // unwinding assertions were asked for, as every explicit answer, see
-// explicit.Check and judge); a violation is a run of P, replayed on P
+// explicit.Check and cegpv.Check's judge); a violation is a run of P, replayed on P
 // (confirm) before it is FALSE (one that draws an opaque value, or does
 // not replay, changes nothing: the loop goes on); a search that gives up
 // changes nothing.
@@ -102,6 +102,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/internal/budget"
 	"cegpv.dev/cegpv/program"
 	"cegpv.dev/cegpv/reconstruct"
 )
@@ -192,7 +193,7 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 	if !v.limitTried && !v.shallow && !v.opts.noLimit && !explicit.AppliesWith(v.work, *v.opts.Search) {
 		v.limitTried = true
 		lt := time.Now()
-		lctx, cancel := backend.WithShare(ctx, limitShare)
+		lctx, cancel := budget.WithShare(ctx, "the search on the program itself", limitShare, limitMax)
 		lo := eo
 		lo.Max = limitMax
 		r, ok := explicit.Check(lctx, v.work, v.opts.Bounds, lo)
@@ -215,10 +216,10 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 		}
 	}
 
-	budget := min(generaliseMax, v.timeLeft(ctx, generaliseShare))
-	gctx, cancel := context.WithTimeout(ctx, budget)
+	limit := budget.Share(ctx, generaliseShare, generaliseMax)
+	gctx, cancel := budget.WithLimit(ctx, "the generalisation", limit)
 	defer cancel()
-	eo.Max = time.Duration(float64(budget) * attemptShare)
+	eo.Max = time.Duration(float64(limit) * attemptShare)
 	var found *Result // a confirmed violation of a candidate
 	var failed error  // a sanity check that failed
 	tried := map[string]bool{}
@@ -315,16 +316,6 @@ func (v *verifier) prove(ctx context.Context, w map[program.Label]bool, seq []pr
 		return false
 	}
 	return r.Verdict == backend.Safe && r.Bounds.ThreadCap == 0
-}
-
-// timeLeft is share of the time left before ctx's deadline, or an hour
-// when it has none (the callers cap it).
-func (v *verifier) timeLeft(ctx context.Context, share float64) time.Duration {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return time.Hour
-	}
-	return time.Duration(float64(time.Until(dl)) * share)
 }
 
 // project returns the labels of seq in w, in order.

@@ -1,4 +1,4 @@
-package cegpv
+package loop
 
 import (
 	"math/rand"

@@ -1,4 +1,4 @@
-package cegpv
+package loop
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 
 // A strategy is one way of running an abstraction level of the loop: how
 // the abstraction is checked, how its counterexample is checked against
-// the original program, and how a spurious one is removed. level1 is the
+// the original program, and how a spurious one is removed. refineLevel is the
 // loop; the strategies are
 //
 //   - monitor: the order-only reconstruction (reconstruct.OrderOnlySeq)
@@ -107,12 +107,12 @@ func (v *verifier) strategy(ctx context.Context, g *depgraph.Graph, v0 []depgrap
 	return &monitor{v: v, a: a, visible: visible}, nil
 }
 
-// level1 runs the refinement loop for one kept set with strategy s. done
+// refineLevel runs the refinement loop for one kept set with strategy s. done
 // is false when the level is given up (its iteration budget ran out, the
 // abstraction is too coarse to decide, or s answered errWiden) and the
 // caller should widen. full: the level keeps every variable, so A is the
 // program and its counterexamples are runs of it.
-func (v *verifier) level1(ctx context.Context, s strategy, full bool) (Result, bool, error) {
+func (v *verifier) refineLevel(ctx context.Context, s strategy, full bool) (Result, bool, error) {
 	for it := 0; it < v.opts.MaxIterations || full; it++ {
 		if res, stop, err := v.exhausted(ctx); stop {
 			return res, true, err
@@ -122,7 +122,7 @@ func (v *verifier) level1(ctx context.Context, s strategy, full bool) (Result, b
 			return Result{}, false, nil
 		}
 		if err != nil {
-			return r1(r), true, err
+			return fromBackend(r), true, err
 		}
 		switch r.Verdict {
 		case backend.Safe:
@@ -134,7 +134,7 @@ func (v *verifier) level1(ctx context.Context, s strategy, full bool) (Result, b
 				v.log.Info("abstraction undecided, widening", "level", v.level, "reason", r.Reason)
 				return Result{}, false, nil
 			}
-			return r1(r), true, nil
+			return fromBackend(r), true, nil
 		}
 		if full {
 			res, err := v.confirm(c.run, r)
@@ -143,14 +143,14 @@ func (v *verifier) level1(ctx context.Context, s strategy, full bool) (Result, b
 		s1, err := s.reconstruct(ctx, c, it)
 		if err != nil {
 			// design.md §5 rule 3: a failed reconstruction is UNKNOWN, never spurious
-			return r1(s1), true, err
+			return fromBackend(s1), true, err
 		}
 		switch s1.Verdict {
 		case backend.Unsafe:
 			res, err := v.confirm(s1.Run, s1)
 			return res, true, err
 		case backend.Unknown:
-			return r1(s1), true, nil
+			return fromBackend(s1), true, nil
 		}
 		v.log.Debug("spurious counterexample", "level", v.level, "iteration", it, "visible_steps", max(len(c.seq), len(c.keys)), "blockers", len(c.blockers))
 		if g, ok := s.(generalising); ok {
