@@ -37,7 +37,12 @@ func TestReadmeExample(t *testing.T) {
 		t.Errorf("README.md's example output drifted from what `cegpv verify testdata/progs/lazy_counter_unsafe.c` prints; now:\n%s", got)
 	}
 	for _, m := range regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`).FindAllStringSubmatch(string(readme), -1) {
-		if _, err := os.Stat(filepath.FromSlash(m[1])); err != nil {
+		_, err := os.Stat(filepath.FromSlash(m[1]))
+		switch {
+		case err != nil && strings.HasPrefix(m[1], "../"):
+			// outside the repository (../shared): absent on a clone elsewhere
+			t.Logf("README.md links %s, outside the repository, absent here: %v", m[1], err)
+		case err != nil:
 			t.Errorf("README.md links %s: %v", m[1], err)
 		}
 	}
