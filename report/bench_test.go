@@ -167,4 +167,15 @@ func TestBenchPageChromium(t *testing.T) {
 	if got := strings.Join(order, " "); got != "y/t4.c y/t3.c x/t1.c x/t2.c x/t5.c" {
 		t.Errorf("rows sorted by plain CPU time, descending: %s", got)
 	}
+	if *update { // the screenshot in docs/
+		shot := filepath.Join(dir, "shot.png")
+		runChromium(t, bin, dir, "file://"+f, "--screenshot="+shot, "--window-size=1100,1400", "--hide-scrollbars")
+		b, err := os.ReadFile(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "docs", "bench-report.png"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
