@@ -17,12 +17,45 @@ package report
 import (
 	"fmt"
 	"html"
+	"html/template"
 	"io"
 	"strings"
 )
 
 // esc escapes s for XHTML text and attribute values.
 func esc(s string) string { return html.EscapeString(s) }
+
+// head is what the shell of every page shows: the title and the page's
+// CSS, after baseCSS.
+type head struct {
+	Title string
+	CSS   template.CSS
+}
+
+func newHead(title, css string) head {
+	return head{Title: title, CSS: template.CSS(baseCSS + css)}
+}
+
+// shell holds the templates every page shares: "start" (taking a head)
+// writes up to the body's first line, "end" closes the page.
+var shell = template.Must(template.New("shell").Parse(`{{define "start"}}<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+<head>
+<meta charset="utf-8"/>
+<title>{{.Title}}</title>
+<style>
+{{.CSS}}</style>
+</head>
+<body>
+{{end}}{{define "end"}}</body>
+</html>
+{{end}}`))
+
+// pageTemplate parses the template text of a page, which may call
+// "start" and "end" and funcs; it panics on a bad template (a bug).
+func pageTemplate(name, text string, funcs template.FuncMap) *template.Template {
+	return template.Must(template.Must(shell.Clone()).New(name).Funcs(funcs).Parse(text))
+}
 
 // page writes the head of a page with the given title and extra CSS; the
 // caller writes the body's content and then calls end.
