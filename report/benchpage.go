@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"path/filepath"
@@ -22,33 +23,120 @@ import (
 func WriteBench(w io.Writer, runs []*Results, pageDir string) error {
 	rows, modes, cmds, noCPU := merge(runs, pageDir)
 	sums := Summarize(rows, modes)
-	p := &page{w: w}
-	p.start("cegpv bench", benchCSS)
-	p.printf("<h1>cegpv bench</h1>\n")
-	for _, c := range cmds {
-		p.printf("<p class=\"small\"><code>%s</code></p>\n", esc(c))
-	}
-	p.printf("<p>%s Results in BenchExec's categories: <span class=\"correct\">correct</span>, <span class=\"wrong\">incorrect true</span> (a proof TRUE on an unsafe task) or <span class=\"missed\">missed</span> (an incorrect true that is a bounded TRUE: the bug lies beyond the bounds), <span class=\"wrong\">incorrect false</span> (FALSE on a safe task), <span class=\"unknown\">unknown</span>, <span class=\"error\">error</span> (TIMEOUT, OUT OF MEMORY, ERROR (...)). CPU time is user plus system time of the task and its children (the solver); memory is the peak resident set of cegpv or its solver.</p>\n", esc(ScoreScheme))
-	for _, n := range noCPU {
-		p.printf("<p class=\"small\">%s has no CPU times (an earlier run, before they were recorded): the plots use its wall times.</p>\n", esc(n))
-	}
-	writeSummaryTable(p, sums)
 	unit := "CPU s"
 	if len(noCPU) > 0 {
 		unit = "s (CPU; wall where no CPU times)"
 	}
-	if len(modes) > 1 {
-		p.printf("<h2>Scatter plots (CPU time per task)</h2>\n<p class=\"small\">Each point is a task both modes ran; blue: both correct, orange: one of them correct, grey: neither. Points below the diagonal are faster in the mode on the vertical axis.</p>\n<div class=\"plots\">\n")
-		for _, m := range modes[1:] {
-			writeScatter(p, rows, modes[0], m, unit)
-		}
-		p.printf("</div>\n")
+	v := benchView{
+		Head: newHead("cegpv bench", benchCSS), Cmds: cmds, Scheme: ScoreScheme, NoCPU: noCPU,
+		Quantile: quantilePlot(rows, modes, unit),
+		JS:       template.JS("//<![CDATA[\n" + strings.ReplaceAll(sortJS, "]]>", "]] >") + "//]]>"),
 	}
-	p.printf("<h2>Quantile plot</h2>\n<p class=\"small\">For each mode, its correct answers sorted by CPU time: the n-th point is the time within which it answered n tasks correctly.</p>\n")
-	writeQuantile(p, rows, modes, unit)
-	writeTaskTable(p, rows, modes)
-	p.script(sortJS)
-	return p.end()
+	v.Summary, v.Speed = summaryView(sums)
+	if len(modes) > 1 {
+		for _, m := range modes[1:] {
+			v.Scatters = append(v.Scatters, scatterPlot(rows, modes[0], m, unit))
+		}
+	}
+	v.Modes, v.Tasks = taskView(rows, modes)
+	return benchPage.Execute(w, v)
+}
+
+// benchView is what the bench report's template shows.
+type benchView struct {
+	Head     head
+	Cmds     []string
+	Scheme   string
+	NoCPU    []string
+	Summary  []summaryRow
+	Speed    *speedView
+	Scatters []*plot
+	Quantile *plot
+	Modes    []string
+	Tasks    []taskRow
+	// JS is the inline script in a CDATA section, which keeps the page
+	// well-formed XML whatever the script holds; the page works without it.
+	JS template.JS
+}
+
+type summaryRow struct {
+	Mode, Cat string
+	All       bool
+	*Counts
+}
+
+// speedView compares the CPU time of each mode on the tasks the first
+// mode solved.
+type speedView struct {
+	Solved int
+	Mode   string
+	Modes  []speedMode
+}
+
+type speedMode struct {
+	Mode  string
+	Sec   float64
+	Ratio float64 // 0: none shown
+}
+
+func summaryView(sums []*Summary) ([]summaryRow, *speedView) {
+	var rows []summaryRow
+	for _, s := range sums {
+		for _, cat := range sortedKeys(s.ByCategory) {
+			rows = append(rows, summaryRow{Mode: s.Mode, Cat: cat, Counts: s.ByCategory[cat]})
+		}
+		rows = append(rows, summaryRow{Mode: s.Mode, Cat: "all", All: true, Counts: &s.Counts})
+	}
+	if len(sums) <= 1 {
+		return rows, nil
+	}
+	base := sums[0]
+	sp := &speedView{Solved: base.BaseSolved, Mode: base.Mode}
+	for _, s := range sums {
+		m := speedMode{Mode: s.Mode, Sec: s.BaseSec}
+		if s != base && base.BaseSec > 0 {
+			m.Ratio = s.BaseSec / base.BaseSec
+		}
+		sp.Modes = append(sp.Modes, m)
+	}
+	return rows, sp
+}
+
+// plot is an SVG plot: its size, title, grid lines with their tick
+// labels, frame, points, polylines with their legend, and axis labels.
+type plot struct {
+	W, H   float64
+	Title  string
+	Grid   []tick
+	Ticks  []tick // labels without a grid line
+	Frame  [4]float64
+	Diag   *[4]float64
+	Points []point
+	Lines  []series
+	XLabel label
+	YLabel label
+}
+
+type tick struct {
+	X1, Y1, X2, Y2 float64
+	TX, TY         float64
+	Anchor, Label  string
+}
+
+type point struct {
+	Class, File, A, B string
+	CX, CY, X, Y      float64
+}
+
+type series struct {
+	Color, Points, Name string
+	N                   int
+	LX1, LX2, LY, TX    float64
+}
+
+type label struct {
+	X, Y float64
+	Text string
 }
 
 // merge flattens runs into rows with unique mode names, links relative to
@@ -109,38 +197,6 @@ func relLink(pageDir, dir, link string) string {
 	return link
 }
 
-func writeSummaryTable(p *page, sums []*Summary) {
-	p.printf("<h2>Results per category and mode</h2>\n<p class=\"small\">In BenchExec's categories; missed counts the incorrect true that are bounded TRUEs (the bug lies beyond the bounds). %s Times are CPU seconds (user and system of the run and its children), wall seconds beside them.</p>\n<table>\n<thead><tr><th>mode</th><th>category</th><th>tasks</th><th>correct</th><th>incorrect true</th><th>(missed)</th><th>incorrect false</th><th>unknown</th><th>error</th><th>score</th><th>CPU s</th><th>wall s</th><th>max memory MB</th></tr></thead>\n<tbody>\n", esc(ScoreScheme))
-	row := func(mode, cat string, c *Counts, all bool) {
-		cls := ""
-		if all {
-			cls = " class=\"all\""
-		}
-		wrong := func(n int) string { return map[bool]string{true: " wrong", false: ""}[n > 0] }
-		p.printf("<tr%s><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num correct\">%d</td><td class=\"num%s\">%d</td><td class=\"num\">%d</td><td class=\"num%s\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td class=\"num\">%.0f</td></tr>\n",
-			cls, esc(mode), esc(cat), c.Tasks, c.Correct, wrong(c.IncorrectTrue), c.IncorrectTrue, c.Missed, wrong(c.IncorrectFalse), c.IncorrectFalse, c.Unknown, c.Error, c.Score, c.CPUSec, c.TotalSec, c.MaxRSSMB)
-	}
-	for _, s := range sums {
-		for _, cat := range sortedKeys(s.ByCategory) {
-			row(s.Mode, cat, s.ByCategory[cat], false)
-		}
-		row(s.Mode, "all", &s.Counts, true)
-	}
-	p.printf("</tbody>\n</table>\n")
-	if len(sums) > 1 {
-		base := sums[0]
-		p.printf("<p>On the %d tasks %s answered correctly:", base.BaseSolved, esc(base.Mode))
-		for _, s := range sums {
-			p.printf(" %s %.1f s", esc(s.Mode), s.BaseSec)
-			if s != base && base.BaseSec > 0 {
-				p.printf(" (%.2fx)", s.BaseSec/base.BaseSec)
-			}
-			p.printf(";")
-		}
-		p.printf(" CPU time.</p>\n")
-	}
-}
-
 // logAxis maps seconds to [0, size] on a log scale from lo to hi (powers
 // of ten).
 type logAxis struct{ lo, hi, size float64 }
@@ -190,7 +246,7 @@ const (
 
 var modeColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
-func writeScatter(p *page, rows []Row, a, b, unit string) {
+func scatterPlot(rows []Row, a, b, unit string) *plot {
 	type pair struct {
 		x, y   float64
 		ca, cb bool
@@ -224,16 +280,20 @@ func writeScatter(p *page, rows []Row, a, b, unit string) {
 		}
 	}
 	ax := newLogAxis(vals, plotSize)
-	p.printf("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", plotSize+margin+20, plotSize+margin+20, plotSize+margin+20, plotSize+margin+20)
-	p.printf("<title>%s against %s, CPU seconds per task</title>\n", esc(b), esc(a))
+	size := plotSize + margin + 20
 	ox, oy := margin, plotSize+10
+	pl := &plot{W: size, H: size, Title: b + " against " + a + ", CPU seconds per task",
+		Frame:  [4]float64{ox, oy - plotSize, plotSize, plotSize},
+		Diag:   &[4]float64{ox, oy, ox + plotSize, oy - plotSize},
+		XLabel: label{ox + plotSize/2, oy + 34, a + ", " + unit},
+		YLabel: label{oy - plotSize/2, oy - plotSize/2, b + ", " + unit},
+	}
 	for _, t := range ax.ticks() {
 		d := ax.pos(t)
-		p.printf("<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>\n", ox+d, oy, ox+d, oy-plotSize, ox+d, oy+14, tickLabel(t))
-		p.printf("<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>\n", ox, oy-d, ox+plotSize, oy-d, ox-4, oy-d+4, tickLabel(t))
+		pl.Grid = append(pl.Grid,
+			tick{ox + d, oy, ox + d, oy - plotSize, ox + d, oy + 14, "middle", tickLabel(t)},
+			tick{ox, oy - d, ox + plotSize, oy - d, ox - 4, oy - d + 4, "end", tickLabel(t)})
 	}
-	p.printf("<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", ox, oy-plotSize, plotSize, plotSize)
-	p.printf("<line class=\"diag\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ox, oy, ox+plotSize, oy-plotSize)
 	for _, q := range pts {
 		cls := "none"
 		switch {
@@ -242,14 +302,12 @@ func writeScatter(p *page, rows []Row, a, b, unit string) {
 		case q.ca || q.cb:
 			cls = "one"
 		}
-		p.printf("<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>%s: %s %.2f s, %s %.2f s</title></circle>\n", cls, ox+ax.pos(q.x), oy-ax.pos(q.y), esc(q.file), esc(a), q.x, esc(b), q.y)
+		pl.Points = append(pl.Points, point{cls, q.file, a, b, ox + ax.pos(q.x), oy - ax.pos(q.y), q.x, q.y})
 	}
-	p.printf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\">%s, %s</text>\n", ox+plotSize/2, oy+34, esc(a), esc(unit))
-	p.printf("<text x=\"12\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\" transform=\"rotate(-90 12 %.1f)\">%s, %s</text>\n", oy-plotSize/2, oy-plotSize/2, esc(b), esc(unit))
-	p.printf("</svg>\n")
+	return pl
 }
 
-func writeQuantile(p *page, rows []Row, modes []string, unit string) {
+func quantilePlot(rows []Row, modes []string, unit string) *plot {
 	times := map[string][]float64{}
 	var all []float64
 	most := 1
@@ -262,42 +320,37 @@ func writeQuantile(p *page, rows []Row, modes []string, unit string) {
 	}
 	ay := newLogAxis(all, plotSize)
 	width := plotSize * 1.6
-	h := plotSize + margin + 20
 	legend := 0
 	for _, m := range modes {
 		legend = max(legend, len(m)+6)
 	}
-	total := width + margin + 40 + 6.5*float64(legend)
-	p.printf("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", total, h, total, h)
-	p.printf("<title>quantile plot: CPU seconds of the correct answers, sorted</title>\n")
 	ox, oy := margin, plotSize+10
+	pl := &plot{W: width + margin + 40 + 6.5*float64(legend), H: plotSize + margin + 20,
+		Title:  "quantile plot: CPU seconds of the correct answers, sorted",
+		Frame:  [4]float64{ox, oy - plotSize, width, plotSize},
+		XLabel: label{ox + width/2, oy + 34, "correct answers"},
+		YLabel: label{oy - plotSize/2, oy - plotSize/2, unit},
+	}
 	for _, t := range ay.ticks() {
 		d := ay.pos(t)
-		p.printf("<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>\n", ox, oy-d, ox+width, oy-d, ox-4, oy-d+4, tickLabel(t))
+		pl.Grid = append(pl.Grid, tick{ox, oy - d, ox + width, oy - d, ox - 4, oy - d + 4, "end", tickLabel(t)})
 	}
 	step := niceStep(most)
 	for n := 0; n <= most; n += step {
 		x := ox + width*float64(n)/float64(most)
-		p.printf("<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%d</text>\n", x, oy+14, n)
+		pl.Ticks = append(pl.Ticks, tick{TX: x, TY: oy + 14, Anchor: "middle", Label: fmt.Sprint(n)})
 	}
-	p.printf("<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", ox, oy-plotSize, width, plotSize)
 	for i, m := range modes {
 		ts := times[m]
 		sort.Float64s(ts)
-		color := modeColors[i%len(modeColors)]
 		var pts []string
 		for k, t := range ts {
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", ox+width*float64(k+1)/float64(most), oy-ay.pos(t)))
 		}
-		if len(pts) > 0 {
-			p.printf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n", color, strings.Join(pts, " "))
-		}
-		ly := oy - plotSize + 16 + 18*float64(i)
-		p.printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%s (%d)</text>\n", ox+width+10, ly, ox+width+30, ly, color, ox+width+34, ly+4, esc(m), len(ts))
+		pl.Lines = append(pl.Lines, series{Color: modeColors[i%len(modeColors)], Points: strings.Join(pts, " "), Name: m, N: len(ts),
+			LX1: ox + width + 10, LX2: ox + width + 30, LY: oy - plotSize + 16 + 18*float64(i), TX: ox + width + 34})
 	}
-	p.printf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\">correct answers</text>\n", ox+width/2, oy+34)
-	p.printf("<text x=\"12\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\" transform=\"rotate(-90 12 %.1f)\">%s</text>\n", oy-plotSize/2, oy-plotSize/2, esc(unit))
-	p.printf("</svg>\n")
+	return pl
 }
 
 // niceStep is a tick distance of 1, 2 or 5 times a power of ten giving at
@@ -312,62 +365,54 @@ func niceStep(n int) int {
 	}
 }
 
-func writeTaskTable(p *page, rows []Row, modes []string) {
-	type task struct {
-		file, cat, exp string
-		by             map[string]Row
-	}
-	tasks := map[string]*task{}
+// taskRow is a row of the per-task table: the task and, per mode, its
+// result (nil where the mode did not run it).
+type taskRow struct {
+	File, Cat, Exp string
+	Results        []*taskResult
+}
+
+type taskResult struct {
+	Row
+	Class, Shown string // statusClass; the verdict as shown
+}
+
+func taskView(rows []Row, modes []string) ([]string, []taskRow) {
+	byFile := map[string]*taskRow{}
+	by := map[string]map[string]Row{}
 	var files []string
 	for _, r := range rows {
-		t := tasks[r.File]
+		t := byFile[r.File]
 		if t == nil {
-			t = &task{file: r.File, cat: r.Category, exp: r.Expected, by: map[string]Row{}}
-			tasks[r.File] = t
+			t = &taskRow{File: r.File, Cat: r.Category, Exp: r.Expected}
+			byFile[r.File] = t
+			by[r.File] = map[string]Row{}
 			files = append(files, r.File)
 		}
-		t.by[r.Mode] = r
+		by[r.File][r.Mode] = r
 	}
 	sort.Strings(files)
-	p.printf("<h2>Tasks</h2>\n<p class=\"small\">Click a column head to sort by it.</p>\n<table class=\"tasks sortable\">\n<thead><tr><th>task</th><th>category</th><th>expected</th>")
-	for _, m := range modes {
-		p.printf("<th>%s</th><th>%s CPU s</th><th>%s wall s</th><th>%s MB</th>", esc(m), esc(m), esc(m), esc(m))
-	}
-	p.printf("</tr></thead>\n<tbody>\n")
+	var out []taskRow
 	for _, f := range files {
-		t := tasks[f]
-		p.printf("<tr><td>%s</td><td>%s</td><td>%s</td>", esc(t.file), esc(t.cat), esc(t.exp))
+		t := byFile[f]
 		for _, m := range modes {
-			r, ok := t.by[m]
+			r, ok := by[f][m]
 			if !ok {
-				p.printf("<td></td><td></td><td></td><td></td>")
+				t.Results = append(t.Results, nil)
 				continue
 			}
-			verdict := r.Verdict
+			shown := r.Verdict
 			switch {
 			case r.Verdict == "TRUE" && r.Proof:
-				verdict = "TRUE (proof)"
+				shown = "TRUE (proof)"
 			case r.Status == "error":
-				verdict = r.Result // TIMEOUT, OUT OF MEMORY, ERROR (...)
+				shown = r.Result // TIMEOUT, OUT OF MEMORY, ERROR (...)
 			}
-			p.printf("<td class=\"%s\"", statusClass(r))
-			if r.Reason != "" {
-				p.printf(" title=\"%s\"", esc(r.Reason))
-			}
-			p.printf(">")
-			if r.Output != "" {
-				p.printf("<a href=\"%s\">%s</a>", esc(r.Output), esc(verdict))
-			} else {
-				p.printf("%s", esc(verdict))
-			}
-			if r.Page != "" {
-				p.printf(" <a href=\"%s\" class=\"small\">trace</a>", esc(r.Page))
-			}
-			p.printf("</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f</td><td class=\"num\">%.0f</td>", r.CPUSec, r.WallSec, r.RSSMB)
+			t.Results = append(t.Results, &taskResult{Row: r, Class: statusClass(r), Shown: shown})
 		}
-		p.printf("</tr>\n")
+		out = append(out, *t)
 	}
-	p.printf("</tbody>\n</table>\n")
+	return modes, out
 }
 
 // statusClass is the style of a row's result: correct, wrong (incorrect
@@ -422,3 +467,77 @@ var m = /^#sort=(\d+)(-desc)?$/.exec(location.hash);
 var ths = document.querySelectorAll('table.sortable th');
 if (m && ths[+m[1]]) { sortBy(ths[+m[1]], m[2] ? -1 : 1); }
 `
+
+// benchPage is the bench report's template; a line's actions end with
+// "-}}" where the line break is only the template's layout.
+var benchPage = pageTemplate("bench", `{{template "start" .Head -}}
+<h1>cegpv bench</h1>
+{{range .Cmds}}<p class="small"><code>{{.}}</code></p>
+{{end -}}
+<p>{{.Scheme}} Results in BenchExec's categories: <span class="correct">correct</span>, <span class="wrong">incorrect true</span> (a proof TRUE on an unsafe task) or <span class="missed">missed</span> (an incorrect true that is a bounded TRUE: the bug lies beyond the bounds), <span class="wrong">incorrect false</span> (FALSE on a safe task), <span class="unknown">unknown</span>, <span class="error">error</span> (TIMEOUT, OUT OF MEMORY, ERROR (...)). CPU time is user plus system time of the task and its children (the solver); memory is the peak resident set of cegpv or its solver.</p>
+{{range .NoCPU}}<p class="small">{{.}} has no CPU times (an earlier run, before they were recorded): the plots use its wall times.</p>
+{{end -}}
+<h2>Results per category and mode</h2>
+<p class="small">In BenchExec's categories; missed counts the incorrect true that are bounded TRUEs (the bug lies beyond the bounds). {{.Scheme}} Times are CPU seconds (user and system of the run and its children), wall seconds beside them.</p>
+<table>
+<thead><tr><th>mode</th><th>category</th><th>tasks</th><th>correct</th><th>incorrect true</th><th>(missed)</th><th>incorrect false</th><th>unknown</th><th>error</th><th>score</th><th>CPU s</th><th>wall s</th><th>max memory MB</th></tr></thead>
+<tbody>
+{{range .Summary}}<tr{{if .All}} class="all"{{end}}><td>{{.Mode}}</td><td>{{.Cat}}</td><td class="num">{{.Tasks}}</td><td class="num correct">{{.Correct}}</td><td class="num{{if .IncorrectTrue}} wrong{{end}}">{{.IncorrectTrue}}</td><td class="num">{{.Missed}}</td><td class="num{{if .IncorrectFalse}} wrong{{end}}">{{.IncorrectFalse}}</td><td class="num">{{.Unknown}}</td><td class="num">{{.Error}}</td><td class="num">{{.Score}}</td><td class="num">{{f1 .CPUSec}}</td><td class="num">{{f1 .TotalSec}}</td><td class="num">{{f0 .MaxRSSMB}}</td></tr>
+{{end -}}
+</tbody>
+</table>
+{{with .Speed}}<p>On the {{.Solved}} tasks {{.Mode}} answered correctly:{{range .Modes}} {{.Mode}} {{f1 .Sec}} s{{with .Ratio}} ({{printf "%.2fx" .}}){{end}};{{end}} CPU time.</p>
+{{end -}}
+{{if .Scatters -}}
+<h2>Scatter plots (CPU time per task)</h2>
+<p class="small">Each point is a task both modes ran; blue: both correct, orange: one of them correct, grey: neither. Points below the diagonal are faster in the mode on the vertical axis.</p>
+<div class="plots">
+{{range .Scatters}}{{template "plot" .}}{{end -}}
+</div>
+{{end -}}
+<h2>Quantile plot</h2>
+<p class="small">For each mode, its correct answers sorted by CPU time: the n-th point is the time within which it answered n tasks correctly.</p>
+{{template "plot" .Quantile -}}
+<h2>Tasks</h2>
+<p class="small">Click a column head to sort by it.</p>
+<table class="tasks sortable">
+<thead><tr><th>task</th><th>category</th><th>expected</th>{{range .Modes}}<th>{{.}}</th><th>{{.}} CPU s</th><th>{{.}} wall s</th><th>{{.}} MB</th>{{end}}</tr></thead>
+<tbody>
+{{range .Tasks}}<tr><td>{{.File}}</td><td>{{.Cat}}</td><td>{{.Exp}}</td>
+{{- range .Results}}{{if .}}<td class="{{.Class}}"{{with .Reason}} title="{{.}}"{{end}}>
+{{- if .Output}}<a href="{{.Output}}">{{.Shown}}</a>{{else}}{{.Shown}}{{end}}
+{{- with .Page}} <a href="{{.}}" class="small">trace</a>{{end -}}
+</td><td class="num">{{f2 .CPUSec}}</td><td class="num">{{f2 .WallSec}}</td><td class="num">{{f0 .RSSMB}}</td>
+{{- else}}<td></td><td></td><td></td><td></td>{{end}}{{end}}</tr>
+{{end -}}
+</tbody>
+</table>
+<script>{{.JS}}</script>
+{{template "end"}}
+{{- define "plot" -}}
+<svg xmlns="http://www.w3.org/2000/svg" class="plot" width="{{f0 .W}}" height="{{f0 .H}}" viewBox="0 0 {{f0 .W}} {{f0 .H}}">
+<title>{{.Title}}</title>
+{{range .Grid}}<line class="grid" x1="{{f1 .X1}}" y1="{{f1 .Y1}}" x2="{{f1 .X2}}" y2="{{f1 .Y2}}"/><text x="{{f1 .TX}}" y="{{f1 .TY}}" class="tick" text-anchor="{{.Anchor}}">{{.Label}}</text>
+{{end -}}
+{{range .Ticks}}<text x="{{f1 .TX}}" y="{{f1 .TY}}" class="tick" text-anchor="{{.Anchor}}">{{.Label}}</text>
+{{end -}}
+{{with .Frame}}<rect class="frame" x="{{f1 (index . 0)}}" y="{{f1 (index . 1)}}" width="{{f1 (index . 2)}}" height="{{f1 (index . 3)}}"/>
+{{end -}}
+{{with .Diag}}<line class="diag" x1="{{f1 (index . 0)}}" y1="{{f1 (index . 1)}}" x2="{{f1 (index . 2)}}" y2="{{f1 (index . 3)}}"/>
+{{end -}}
+{{range .Points}}<circle class="{{.Class}}" cx="{{f1 .CX}}" cy="{{f1 .CY}}" r="3"><title>{{.File}}: {{.A}} {{f2 .X}} s, {{.B}} {{f2 .Y}} s</title></circle>
+{{end -}}
+{{range .Lines}}{{if .Points}}<polyline fill="none" stroke="{{.Color}}" stroke-width="2" points="{{.Points}}"/>
+{{end}}<line x1="{{f1 .LX1}}" y1="{{f1 .LY}}" x2="{{f1 .LX2}}" y2="{{f1 .LY}}" stroke="{{.Color}}" stroke-width="2"/><text x="{{f1 .TX}}" y="{{f1 (add .LY 4)}}" class="tick">{{.Name}} ({{.N}})</text>
+{{end -}}
+{{with .XLabel}}<text x="{{f1 .X}}" y="{{f1 .Y}}" text-anchor="middle" class="label">{{.Text}}</text>
+{{end -}}
+{{with .YLabel}}<text x="12" y="{{f1 .X}}" text-anchor="middle" class="label" transform="rotate(-90 12 {{f1 .Y}})">{{.Text}}</text>
+{{end -}}
+</svg>
+{{end}}`, template.FuncMap{
+	"f0":  func(v float64) string { return fmt.Sprintf("%.0f", v) },
+	"f1":  func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"f2":  func(v float64) string { return fmt.Sprintf("%.2f", v) },
+	"add": func(a, b float64) float64 { return a + b },
+})

@@ -47,75 +47,112 @@ type LoopSummary struct {
 // line from its start to its join; the violated property ends the page,
 // then the CEGPV summary.
 func WriteCex(w io.Writer, c *Cex) error {
-	p := &page{w: w}
-	p.start("cegpv: "+c.Verdict+" "+filepath.Base(c.File), cexCSS)
-	p.printf("<h1>%s <span class=\"v-%s\">%s</span></h1>\n", esc(c.File), strings.ToLower(c.Verdict), esc(VerdictWords(c.Verdict, c.Property)))
-	p.printf("<p class=\"small\">mode %s, backend %s, %s, %s</p>\n", esc(c.Mode), esc(c.Backend), esc(c.DataModel), esc(c.Bounds))
-	rows := SourceLines(c.Program, c.Steps)
-	if len(rows) > 0 {
-		writeCexTable(p, c, rows)
+	v := cexView{
+		Head:    newHead("cegpv: "+c.Verdict+" "+filepath.Base(c.File), cexCSS),
+		Cex:     c,
+		Class:   strings.ToLower(c.Verdict),
+		Words:   VerdictWords(c.Verdict, c.Property),
+		Table:   cexTable(c, SourceLines(c.Program, c.Steps)),
+		Summary: loopView(c.Program, c.Loop),
 	}
-	switch c.Verdict {
-	case "FALSE":
-		p.printf("<div class=\"prop\"><b>Property %s violated</b>", esc(c.Property))
+	if c.Verdict == "FALSE" {
 		if in := propInstr(c.Program, c.Property); in != nil {
-			p.printf(": <code>%s</code> at %s", esc(assertText(in)), esc(shortPos(in.Pos, c.File)))
-		} else if d := Describe(c.Program, c.Property); d != "" {
-			p.printf(": %s, a run reaches %s", esc(d), esc(c.Bounds))
+			v.Assert = &cexAssert{Text: assertText(in), Pos: shortPos(in.Pos, c.File)}
+		} else {
+			v.Describe = Describe(c.Program, c.Property)
 		}
-		p.printf("</div>\n")
-	case "UNKNOWN":
-		p.printf("<div class=\"prop\"><b>UNKNOWN</b>: %s</div>\n", esc(c.Reason))
 	}
-	for _, n := range c.Notes {
-		p.printf("<p>%s</p>\n", esc(n))
-	}
-	if l := c.Loop; l != nil {
-		temps := Temps(c.Program)
-		var named []string
-		for _, k := range l.Kept {
-			if !temps.Has(k) {
-				named = append(named, k)
-			}
-		}
-		p.printf("<h2>CEGPV</h2>\n<table>\n")
-		p.printf("<tr><th>abstraction levels</th><td class=\"num\">%d</td></tr>\n", l.Levels)
-		p.printf("<tr><th>iterations</th><td class=\"num\">%d</td></tr>\n", l.Iterations)
-		p.printf("<tr><th>spurious counterexamples</th><td class=\"num\">%d</td></tr>\n", l.Spurious)
-		p.printf("<tr><th>backend checks</th><td class=\"num\">%d</td></tr>\n", l.Checks)
-		p.printf("<tr><th>kept variables (last level)</th><td>%d: <code>%s</code>", len(l.Kept), esc(strings.Join(named, ", ")))
-		if n := len(l.Kept) - len(named); n > 0 {
-			p.printf(" and %d temporar%s", n, map[bool]string{true: "y", false: "ies"}[n == 1])
-		}
-		p.printf("</td></tr>\n</table>\n")
-	}
-	return p.end()
+	return cexPage.Execute(w, v)
 }
 
-func writeCexTable(p *page, c *Cex, rows []Line) {
+// cexView is what the counterexample page's template shows.
+type cexView struct {
+	Head head
+	*Cex
+	Class    string // the verdict's CSS class
+	Words    string // VerdictWords
+	Table    *cexTableView
+	Assert   *cexAssert // the violated assertion
+	Describe string     // the violated property, when not an assertion
+	Summary  *loopSummaryView
+}
+
+type cexAssert struct{ Text, Pos string }
+
+type loopSummaryView struct {
+	*LoopSummary
+	Named string // the kept variables other than temporaries
+	Temps int    // the number of temporaries kept
+}
+
+func loopView(prog *program.Program, l *LoopSummary) *loopSummaryView {
+	if l == nil {
+		return nil
+	}
+	temps := Temps(prog)
+	var named []string
+	for _, k := range l.Kept {
+		if !temps.Has(k) {
+			named = append(named, k)
+		}
+	}
+	return &loopSummaryView{LoopSummary: l, Named: strings.Join(named, ", "), Temps: len(l.Kept) - len(named)}
+}
+
+type cexTableView struct {
+	Lines, Steps int
+	Initial      string
+	Threads      []cexThread
+	Rows         []cexRow
+}
+
+type cexThread struct {
+	ID   int
+	Name string
+}
+
+type cexRow struct {
+	Viol  bool // the last row of a FALSE
+	First int
+	Cells []cexCell
+}
+
+// cexCell is one thread's cell of a row: Kind is "act" (the thread runs
+// the row's line), "start", "end", "alive" or "" (not running).
+type cexCell struct {
+	Kind string
+	Name string // the starting thread's, or for "end" the joining thread's
+	Line
+	Loc    string // shortLine
+	Vals   string
+	Reads  []cexRead
+	Spawns []string
+	Joins  []string
+}
+
+type cexRead struct{ Loc, Val, By string }
+
+// cexTable lays out the rows of the page's table: one column per
+// thread, a thread's column drawn from its start to its join.
+func cexTable(c *Cex, rows []Line) *cexTableView {
+	if len(rows) == 0 {
+		return nil
+	}
 	names := ThreadNames(c.Program, c.Steps)
 	var threads []int
 	for t := range names {
 		threads = append(threads, t)
 	}
 	sort.Ints(threads)
-	col := map[int]int{}
-	for i, t := range threads {
-		col[t] = i
+	v := &cexTableView{Lines: len(rows), Steps: len(c.Steps)}
+	var vs []string
+	for _, s := range c.Initial {
+		vs = append(vs, s.Loc+" = "+s.Val)
 	}
-	p.printf("<p class=\"small\">%d source lines executed (%d steps of the program model); one column per thread, rows in execution order; the values are those stored in program variables, below them the shared values read and where they were stored.</p>\n", len(rows), len(c.Steps))
-	if len(c.Initial) > 0 {
-		var vs []string
-		for _, s := range c.Initial {
-			vs = append(vs, s.Loc+" = "+s.Val)
-		}
-		p.printf("<p>Initial values: <code class=\"vals\">%s</code></p>\n", esc(strings.Join(vs, ", ")))
-	}
-	p.printf("<table class=\"cex\">\n<thead><tr><th>step</th>")
+	v.Initial = strings.Join(vs, ", ")
 	for _, t := range threads {
-		p.printf("<th class=\"thread\" id=\"thread-%d\">%s</th>", t, esc(names[t]))
+		v.Threads = append(v.Threads, cexThread{ID: t, Name: names[t]})
 	}
-	p.printf("</tr></thead>\n<tbody>\n")
 	alive := map[int]bool{0: true}
 	last := len(rows) - 1
 	for i, r := range rows {
@@ -126,16 +163,12 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 		for _, t := range r.Joined {
 			joined[t] = true
 		}
-		cls := ""
-		if i == last && c.Verdict == "FALSE" {
-			cls = " class=\"viol\""
-		}
-		p.printf("<tr%s><td class=\"num step\">%d</td>", cls, r.First)
+		row := cexRow{Viol: i == last && c.Verdict == "FALSE", First: r.First}
 		for _, t := range threads {
+			var cell cexCell
 			switch {
 			case t == r.Thread:
-				p.printf("<td class=\"act\">")
-				p.printf("<span class=\"ln\">%s %s</span> <code>%s</code>", esc(shortLine(r, c.File)), esc(r.Function), esc(r.Text))
+				cell = cexCell{Kind: "act", Line: r, Loc: shortLine(r, c.File)}
 				var vs []string
 				for _, s := range r.Vals {
 					vs = append(vs, s.Loc+" = "+s.Val)
@@ -143,38 +176,84 @@ func writeCexTable(p *page, c *Cex, rows []Line) {
 				for _, v := range r.Returned {
 					vs = append(vs, "returns "+v)
 				}
-				if len(vs) > 0 {
-					p.printf("<div class=\"vals\">%s</div>", esc(strings.Join(vs, ", ")))
-				}
+				cell.Vals = strings.Join(vs, ", ")
 				for _, rd := range r.Reads {
-					p.printf("<div class=\"reads\">reads %s = %s (%s)</div>", esc(rd.Loc), esc(rd.Val), esc(StoredBy(rd, c.Steps, names)))
+					cell.Reads = append(cell.Reads, cexRead{rd.Loc, rd.Val, StoredBy(rd, c.Steps, names)})
 				}
 				for _, s := range r.Spawned {
-					p.printf("<div class=\"spawn\">creates %s &#8594;</div>", esc(names[s]))
+					cell.Spawns = append(cell.Spawns, names[s])
 				}
 				for _, j := range r.Joined {
-					p.printf("<div class=\"join\">joins %s &#8592;</div>", esc(names[j]))
+					cell.Joins = append(cell.Joins, names[j])
 				}
-				for _, m := range r.Overflows {
-					p.printf("<div class=\"ub\">undefined behaviour: %s</div>", esc(m))
-				}
-				p.printf("</td>")
 			case starts[t]:
-				p.printf("<td class=\"start\">&#9660; %s starts</td>", esc(names[t]))
+				cell = cexCell{Kind: "start", Name: names[t]}
 				alive[t] = true
 			case joined[t]:
-				p.printf("<td class=\"end\">&#9650; joined by %s</td>", esc(names[r.Thread]))
+				cell = cexCell{Kind: "end", Name: names[r.Thread]}
 				alive[t] = false
 			case alive[t]:
-				p.printf("<td class=\"alive\"></td>")
-			default:
-				p.printf("<td></td>")
+				cell.Kind = "alive"
 			}
+			row.Cells = append(row.Cells, cell)
 		}
-		p.printf("</tr>\n")
+		v.Rows = append(v.Rows, row)
 	}
-	p.printf("</tbody>\n</table>\n")
+	return v
 }
+
+// cexPage is the counterexample page's template; a line's actions end
+// with "-}}" where the line break is only the template's layout.
+var cexPage = pageTemplate("cex", `{{template "start" .Head -}}
+<h1>{{.File}} <span class="v-{{.Class}}">{{.Words}}</span></h1>
+<p class="small">mode {{.Mode}}, backend {{.Backend}}, {{.DataModel}}, {{.Bounds}}</p>
+{{with .Table -}}
+<p class="small">{{.Lines}} source lines executed ({{.Steps}} steps of the program model); one column per thread, rows in execution order; the values are those stored in program variables, below them the shared values read and where they were stored.</p>
+{{if .Initial}}<p>Initial values: <code class="vals">{{.Initial}}</code></p>
+{{end -}}
+<table class="cex">
+<thead><tr><th>step</th>{{range .Threads}}<th class="thread" id="thread-{{.ID}}">{{.Name}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr{{if .Viol}} class="viol"{{end}}><td class="num step">{{.First}}</td>{{range .Cells}}{{template "cell" .}}{{end}}</tr>
+{{end -}}
+</tbody>
+</table>
+{{end -}}
+{{if eq .Verdict "FALSE" -}}
+<div class="prop"><b>Property {{.Property}} violated</b>
+{{- with .Assert}}: <code>{{.Text}}</code> at {{.Pos}}{{else with .Describe}}: {{.}}, a run reaches {{$.Bounds}}{{end -}}
+</div>
+{{else if eq .Verdict "UNKNOWN" -}}
+<div class="prop"><b>UNKNOWN</b>: {{.Reason}}</div>
+{{end -}}
+{{range .Notes}}<p>{{.}}</p>
+{{end -}}
+{{with .Summary -}}
+<h2>CEGPV</h2>
+<table>
+<tr><th>abstraction levels</th><td class="num">{{.Levels}}</td></tr>
+<tr><th>iterations</th><td class="num">{{.Iterations}}</td></tr>
+<tr><th>spurious counterexamples</th><td class="num">{{.Spurious}}</td></tr>
+<tr><th>backend checks</th><td class="num">{{.Checks}}</td></tr>
+<tr><th>kept variables (last level)</th><td>{{len .Kept}}: <code>{{.Named}}</code>
+{{- with .Temps}} and {{.}} temporar{{if eq . 1}}y{{else}}ies{{end}}{{end}}</td></tr>
+</table>
+{{end -}}
+{{template "end"}}
+{{- define "cell" -}}
+{{if eq .Kind "act" -}}
+<td class="act"><span class="ln">{{.Loc}} {{.Function}}</span> <code>{{.Text}}</code>
+{{- with .Vals}}<div class="vals">{{.}}</div>{{end}}
+{{- range .Reads}}<div class="reads">reads {{.Loc}} = {{.Val}} ({{.By}})</div>{{end}}
+{{- range .Spawns}}<div class="spawn">creates {{.}} &#8594;</div>{{end}}
+{{- range .Joins}}<div class="join">joins {{.}} &#8592;</div>{{end}}
+{{- range .Overflows}}<div class="ub">undefined behaviour: {{.}}</div>{{end -}}
+</td>
+{{- else if eq .Kind "start"}}<td class="start">&#9660; {{.Name}} starts</td>
+{{- else if eq .Kind "end"}}<td class="end">&#9650; joined by {{.Name}}</td>
+{{- else if eq .Kind "alive"}}<td class="alive"></td>
+{{- else}}<td></td>{{end}}
+{{- end}}`, nil)
 
 func propInstr(p *program.Program, prop string) *program.Instr {
 	if p == nil || prop == "" {

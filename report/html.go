@@ -8,49 +8,46 @@
 // and a self-contained HTML report with per-category scores, a scatter
 // plot, a quantile plot and a sortable per-task table (WriteBench).
 //
-// Every page is XHTML (it parses as XML), with inline CSS and SVG and
+// Every page is built with html/template (its escaping is contextual:
+// text, attributes, URLs). Every page is XHTML (it parses as XML), with
+// inline CSS and SVG and
 // nothing loaded from the network, and deterministic: the same input gives
 // the same bytes (maps are walked in sorted order, numbers printed with a
 // fixed number of decimals).
 package report
 
-import (
-	"fmt"
-	"html"
-	"io"
-	"strings"
-)
+import "html/template"
 
-// esc escapes s for XHTML text and attribute values.
-func esc(s string) string { return html.EscapeString(s) }
-
-// page writes the head of a page with the given title and extra CSS; the
-// caller writes the body's content and then calls end.
-type page struct {
-	w   io.Writer
-	err error
+// head is what the shell of every page shows: the title and the page's
+// CSS, after baseCSS.
+type head struct {
+	Title string
+	CSS   template.CSS
 }
 
-func (p *page) printf(format string, args ...any) {
-	if p.err != nil {
-		return
-	}
-	_, p.err = fmt.Fprintf(p.w, format, args...)
+func newHead(title, css string) head {
+	return head{Title: title, CSS: template.CSS(baseCSS + css)}
 }
 
-func (p *page) start(title, css string) {
-	p.printf("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>%s</title>\n<style>\n%s%s</style>\n</head>\n<body>\n", esc(title), baseCSS, css)
-}
+// shell holds the templates every page shares: "start" (taking a head)
+// writes up to the body's first line, "end" closes the page.
+var shell = template.Must(template.New("shell").Parse(`{{define "start"}}<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+<head>
+<meta charset="utf-8"/>
+<title>{{.Title}}</title>
+<style>
+{{.CSS}}</style>
+</head>
+<body>
+{{end}}{{define "end"}}</body>
+</html>
+{{end}}`))
 
-// script writes inline JavaScript; the page must work without it. The
-// CDATA section keeps the page well-formed XML whatever the script holds.
-func (p *page) script(js string) {
-	p.printf("<script>//<![CDATA[\n%s//]]></script>\n", strings.ReplaceAll(js, "]]>", "]] >"))
-}
-
-func (p *page) end() error {
-	p.printf("</body>\n</html>\n")
-	return p.err
+// pageTemplate parses the template text of a page, which may call
+// "start" and "end" and funcs; it panics on a bad template (a bug).
+func pageTemplate(name, text string, funcs template.FuncMap) *template.Template {
+	return template.Must(template.Must(shell.Clone()).New(name).Funcs(funcs).Parse(text))
 }
 
 const baseCSS = `body { font-family: sans-serif; margin: 1.5em; color: #222; }
