@@ -428,7 +428,7 @@ func statusClass(r Row) string {
 }
 
 const benchCSS = `.correct { color: #070; } .wrong { color: #fff; background: #b00; } .missed { color: #a60; } .unknown { color: #777; } .error { color: #a0a; }
-td.wrong a { color: #fff; }
+td.correct a, td.wrong a, td.missed a, td.unknown a, td.error a { color: inherit; } /* a link in a status cell keeps the status colour */
 tr.all td { font-weight: bold; border-bottom: 2px solid #999; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; }
 svg.plot { font-family: sans-serif; }
