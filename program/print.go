@@ -321,7 +321,7 @@ func (pr *printer) program() error {
 
 	if len(p.Globals) > 0 {
 		pr.emit("")
-		for _, g := range p.Globals {
+		for _, g := range initOrder(p.Globals) {
 			s := TypeDecl(g.Type, g.Name)
 			if g.Init != nil {
 				init, err := initString(g.Init)
@@ -340,6 +340,40 @@ func (pr *printer) program() error {
 		}
 	}
 	return nil
+}
+
+// initOrder returns the globals in their order, except that a global named
+// by another's initialiser comes before it (C needs the declaration first:
+// a string literal's object, __str_N, is added after the globals that point
+// into it). A cycle keeps the order it is entered in.
+func initOrder(gs []*Var) []*Var {
+	byName := map[string]*Var{}
+	for _, g := range gs {
+		byName[g.Name] = g
+	}
+	state := map[string]int{} // 1: visiting, 2: done
+	var out []*Var
+	var visit func(g *Var)
+	visit = func(g *Var) {
+		if state[g.Name] != 0 {
+			return
+		}
+		state[g.Name] = 1
+		if g.Init != nil {
+			Walk(g.Init, func(e Expr) bool {
+				if r, ok := e.(*Ref); ok && !r.Local && byName[r.Name] != nil {
+					visit(byName[r.Name])
+				}
+				return true
+			})
+		}
+		state[g.Name] = 2
+		out = append(out, g)
+	}
+	for _, g := range gs {
+		visit(g)
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

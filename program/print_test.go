@@ -428,3 +428,22 @@ func TestPrintRejectsUnprintable(t *testing.T) {
 		t.Error("a mutex initialised as held printed without error")
 	}
 }
+
+// TestPrintInitOrder: a global whose initialiser names another global that
+// comes after it in Program.Globals (the front end adds a string literal's
+// object, __str_N, after the globals pointing into it) is printed after
+// that one, so the C compiles (ESBMC rejected char_generic_nvram of
+// sv-comp-new: "use of undeclared identifier '__str_0'").
+func TestPrintInitOrder(t *testing.T) {
+	str := ArrayOf(CharType, 3)
+	cp := PointerTo(CharType, 4)
+	p := tinyProgram()
+	p.Globals = append(p.Globals,
+		&Var{Name: "name", Type: cp, Init: &AddrOf{X: &Index{X: gref("__str_0", str), I: ic(0), T: CharType}, T: cp}},
+		&Var{Name: "__str_0", Type: str, Init: &Compound{T: str, Elems: []Expr{&Const{T: CharType, V: 'h'}, &Const{T: CharType, V: 'i'}, &Const{T: CharType, V: 0}}}})
+	src, _ := printString(t, p)
+	if strings.Index(src, "__str_0[3] =") > strings.Index(src, "name = ") {
+		t.Errorf("name printed before __str_0:\n%s", src)
+	}
+	gccSyntax(t, "initorder", src)
+}
