@@ -30,31 +30,28 @@ var libModels = map[string]string{
 }
 
 // libModelOf returns the model of the library function name (or of its
-// __builtin_ form) that the lowerer has a definition of, or "".
-func (l *lowerer) libModelOf(name string) string {
+// __builtin_ form) that the lowerer has a definition of, or "", and the
+// library function's own name.
+func (l *lowerer) libModelOf(name string) (model, lib string) {
 	if a, ok := libAlias[name]; ok {
 		name = a
 	}
 	if m := libModels[name]; m != "" && l.defs[m] != nil {
-		return m
+		return m, name
 	}
-	return ""
+	return "", name
 }
 
 // libModelCall returns the model a direct call of name without a body
 // goes to, or "" when the call is lowered otherwise (not a modelled
 // function, or one libWrite lowers exactly).
 func (fl *funcLowerer) libModelCall(name string, as []cc.ExpressionNode) string {
-	m := fl.l.libModelOf(name)
-	if m == "" {
+	m, lib := fl.l.libModelOf(name)
+	switch {
+	case m == "":
 		return ""
-	}
-	if a, ok := libAlias[name]; ok {
-		name = a
-	}
-	switch name {
-	case "strcpy", "strncpy", "memset", "memcpy":
-		if fl.libWriteExact(name, as) == "" {
+	case lib == "strcpy", lib == "strncpy", lib == "memset", lib == "memcpy":
+		if fl.libWriteExact(lib, as) == "" {
 			return ""
 		}
 	}

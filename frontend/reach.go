@@ -142,7 +142,7 @@ func (l *lowerer) reach(ast *cc.AST) *reachInfo {
 						fn(name)
 					} else {
 						addObj(name)
-						if m := l.libModelOf(name); m != "" {
+						if m, _ := l.libModelOf(name); m != "" {
 							fn(m) // its calls may go to the model (libmodel.go)
 						}
 					}
