@@ -195,8 +195,8 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 
 // deepen is iterative deepening for bugs (ESBMC's incremental BMC): before
 // the check at bounds, it checks at unwind 1, 2, …, bounds.Unwind-1, each
-// step with at most deepenShare of the CPU time left, and stops at the first
-// step that
+// step with at most deepenShare of the CPU time left (all of it beyond the
+// bounds, where the steps are the search), and stops at the first step that
 //   - finds a violation: that run is a real counterexample (it replays on
 //     p like any other), found with less work than at the full bounds,
 //     which is returned (done);
@@ -216,8 +216,14 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 // concurrent programs (measured: twostage_3, stack tasks).
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
 	opts := b.optsFor(bounds)
+	share := deepenShare
+	if bounds.DeepenFrom > 0 {
+		// beyond the bounds a step that does not end ends the search, so
+		// nothing is kept for a later check: a step may use all that is left
+		share = 1
+	}
 	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
-		sctx, cancel := budget.WithShare(ctx, "a step of the deepening", deepenShare, 0)
+		sctx, cancel := budget.WithShare(ctx, "a step of the deepening", share, 0)
 		sb := bounds
 		sb.Unwind = k
 		// a bound reached below the bounds is no unwinding violation at
@@ -275,7 +281,8 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 const deepenJump = time.Second
 
 // deepenShare is the share of the CPU time left (budget.Left) that one
-// step of deepen may use; the rest stays for the check at the full bounds.
+// step of deepen may use; the rest stays for the check at the full bounds
+// (within the bounds; beyond them a step may use all that is left).
 const deepenShare = 0.75
 
 // effective returns the bounds the backend really applies: it has no
