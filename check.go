@@ -264,6 +264,11 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
+	pw, err := c.only(p)
+	if err != nil {
+		rep.unknown(err)
+		return rep
+	}
 	u0 := budget.Used(ctx)
 	qSafe := false
 	if q, n := program.WithoutOpaque(p); n > 0 {
@@ -274,7 +279,13 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
 		qctx, cancel := budget.WithShare(ctx, withoutOpaque.Engine, withoutOpaque.Share, withoutOpaque.Max)
 		r2 := c.newReport(p)
-		res2, loop2, by2, err2 := c.mode(qctx, q)
+		qw, err := c.only(q)
+		if err != nil {
+			cancel()
+			rep.unknown(err)
+			return rep
+		}
+		res2, loop2, by2, err2 := c.mode(qctx, q, qw)
 		cancel()
 		r2.Loop = loop2
 		c.judge(ctx, r2, p, res2, err2)
@@ -284,7 +295,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		}
 		qSafe = err2 == nil && res2.Verdict == backend.Safe
 	}
-	res, lr, by, err := c.mode(ctx, p)
+	res, lr, by, err := c.mode(ctx, p, pw)
 	rep.Loop = lr
 	c.judge(ctx, rep, p, res, err)
 	rep.decidedBy(by)
@@ -292,22 +303,29 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
 	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.Beyond > 0 {
-		c.beyond(ctx, rep, p, budget.Used(ctx)-u0)
+		c.beyond(ctx, rep, p, pw, budget.Used(ctx)-u0)
 	}
 	return rep
 }
 
-// mode runs the chosen mode on q (p, or p with its opaque draws cut),
-// with the explicit-state search beside it unless opts.NoExplicit: the
-// one place where the engines race. by names the engine that answered.
-func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Result, lr *loop.Result, by string, err error) {
-	work := q // q with only the checked property
-	if c.opts.Property != "" {
-		var err error
-		if work, err = program.OnlyProperty(q, c.opts.Property); err != nil {
-			return backend.Result{}, nil, "", err
-		}
+// only is p with only the checked property (p itself when there is no
+// Property): Check selects it once per program it checks.
+func (c *checker) only(p *program.Program) (*program.Program, error) {
+	if c.opts.Property == "" {
+		return p, nil
 	}
+	w, err := program.OnlyProperty(p, c.opts.Property)
+	if err != nil {
+		return nil, &program.Error{Kind: program.Unsupported, Err: err}
+	}
+	return w, nil
+}
+
+// mode runs the chosen mode on q (p, or p with its opaque draws cut;
+// work is q with only the checked property), with the explicit-state
+// search beside it unless opts.NoExplicit: the one place where the
+// engines race. by names the engine that answered.
+func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backend.Result, lr *loop.Result, by string, err error) {
 	type answer struct {
 		res backend.Result
 		lr  *loop.Result
@@ -443,25 +461,18 @@ func (c *checker) explicitOptions() explicit.Options {
 	return eo
 }
 
-// beyond looks for a violation of p beyond the bounds after the bounded
-// TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
+// beyond looks for a violation of p (q: with only the checked property)
+// beyond the bounds after the bounded TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
 // time within the table's limits (beyond; opts.Beyond its maximum); the
 // backend only when elapsed is at most half of that. A violation found
 // replaces the TRUE (judged, so replayed on p, like any other).
-func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, elapsed time.Duration) {
+func (c *checker) beyond(ctx context.Context, rep *Report, p, q *program.Program, elapsed time.Duration) {
 	limit := min(c.opts.Beyond, max(beyond.Min, 2*elapsed))
 	if left, ok := budget.Left(ctx); ok {
 		limit = min(limit, time.Duration(float64(left)*beyond.Share))
 	}
 	if limit <= 0 {
 		return
-	}
-	q := p
-	if c.opts.Property != "" {
-		var err error
-		if q, err = program.OnlyProperty(p, c.opts.Property); err != nil {
-			return
-		}
 	}
 	// a deeper check costs more than the one within the bounds: when that
 	// took more than half the budget, only the explicit search runs
