@@ -20,6 +20,10 @@ type Row struct {
 	Expected string `json:"expected"`
 	Mode     string `json:"mode"`
 	Verdict  string `json:"verdict"`
+	// Property is the property a FALSE violates: an assertion answers the
+	// task's unreach-call property, an unwinding or overflow property
+	// (--unwinding-assertions, --signed-overflow-check) does not.
+	Property string `json:"property,omitempty"`
 	Proof    bool   `json:"proof"`
 	// Status is the run's category in BenchExec's words (Classify):
 	// correct, incorrect true, incorrect false, unknown, error.
@@ -80,16 +84,18 @@ func Classify(r *Row) {
 // ScoreScheme states the SV-COMP scoring used by Score.
 const ScoreScheme = "SV-COMP scoring: +2 correct true, +1 correct false, -32 incorrect true, -16 incorrect false, 0 unknown and error. A bounded TRUE counts as TRUE (so a bounded TRUE on an unsafe task is an incorrect true, -32), and is also counted apart as missed."
 
-// Score is the SV-COMP score of a row (ScoreScheme).
+// Score is the SV-COMP score of a row (ScoreScheme), from its
+// classification (Classify).
 func Score(r Row) int {
+	r.Result, r.Status = BenchExecStatus(r)
 	switch {
-	case r.Verdict == "TRUE" && r.Expected == "true":
+	case r.Status == "correct" && r.Verdict == "TRUE":
 		return 2
-	case r.Verdict == "FALSE" && r.Expected == "false":
+	case r.Status == "correct":
 		return 1
-	case r.Verdict == "TRUE" && r.Expected == "false":
+	case r.Status == "wrong" && r.Verdict == "TRUE":
 		return -32
-	case r.Verdict == "FALSE" && r.Expected == "true":
+	case r.Status == "wrong":
 		return -16
 	}
 	return 0
@@ -212,13 +218,13 @@ func (r *Results) Modes() []string {
 }
 
 // CSVHeader is the header line of results.csv.
-var CSVHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "result", "missed", "cpu_seconds", "wall_seconds", "peak_rss_mb", "reason", "output", "page"}
+var CSVHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "result", "missed", "cpu_seconds", "wall_seconds", "peak_rss_mb", "reason", "output", "page", "property"}
 
 // CSV returns r as a line of results.csv.
 func (r Row) CSV() []string {
 	return []string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status, r.Result, strconv.FormatBool(r.Missed),
 		strconv.FormatFloat(r.CPUSec, 'f', 3, 64), strconv.FormatFloat(r.WallSec, 'f', 3, 64),
-		strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason, r.Output, r.Page}
+		strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason, r.Output, r.Page, r.Property}
 }
 
 // Read reads the results of a bench run: results.json, or a results.csv
@@ -266,7 +272,7 @@ func Read(path string) (*Results, error) {
 			res.Tasks = append(res.Tasks, Row{File: get(rec, "file"), Category: get(rec, "category"), Expected: get(rec, "expected"),
 				Mode: get(rec, "mode"), Verdict: get(rec, "verdict"), Proof: get(rec, "proof") == "true",
 				WallSec: num(rec, "wall_seconds"), CPUSec: num(rec, "cpu_seconds"), RSSMB: num(rec, "peak_rss_mb"),
-				Reason: get(rec, "reason"), Output: get(rec, "output"), Page: get(rec, "page")})
+				Reason: get(rec, "reason"), Output: get(rec, "output"), Page: get(rec, "page"), Property: get(rec, "property")})
 		}
 	}
 	for i := range res.Tasks {

@@ -12,26 +12,34 @@ import (
 
 func TestClassify(t *testing.T) {
 	for _, c := range []struct {
-		expected, verdict string
-		proof             bool
-		reason            string
-		status, result    string
-		missed            bool
-		score             int
+		expected, verdict, property string
+		proof                       bool
+		reason                      string
+		status, result              string
+		missed                      bool
+		score                       int
 	}{
-		{"true", "TRUE", false, "", "correct", "true", false, 2},
-		{"true", "TRUE", true, "", "correct", "true", false, 2},
-		{"false", "FALSE", false, "", "correct", "false(unreach-call)", false, 1},
-		{"false", "TRUE", false, "", "incorrect true", "true", true, -32},
-		{"false", "TRUE", true, "", "incorrect true", "true", false, -32},
-		{"true", "FALSE", false, "", "incorrect false", "false(unreach-call)", false, -16},
-		{"true", "UNKNOWN", false, "budget of 1000 backend checks exhausted", "unknown", "unknown", false, 0},
-		{"false", "", false, "", "unknown", "unknown", false, 0},
-		{"false", "UNKNOWN", false, "timeout", "error", "TIMEOUT", false, 0},
-		{"true", "UNKNOWN", false, "out of memory: 600 MB over --memlimit 500 MB", "error", "OUT OF MEMORY", false, 0},
-		{"true", "UNKNOWN", false, "unsupported input: t.c:3: C parse error", "error", "ERROR (unsupported input)", false, 0},
+		{"true", "TRUE", "", false, "", "correct", "true", false, 2},
+		{"true", "TRUE", "", true, "", "correct", "true", false, 2},
+		{"false", "FALSE", "", false, "", "correct", "false(unreach-call)", false, 1},
+		{"false", "TRUE", "", false, "", "incorrect true", "true", true, -32},
+		{"false", "TRUE", "", true, "", "incorrect true", "true", false, -32},
+		{"true", "FALSE", "", false, "", "incorrect false", "false(unreach-call)", false, -16},
+		{"true", "UNKNOWN", "", false, "budget of 1000 backend checks exhausted", "unknown", "unknown", false, 0},
+		{"false", "", "", false, "", "unknown", "unknown", false, 0},
+		{"false", "UNKNOWN", "", false, "timeout", "error", "TIMEOUT", false, 0},
+		{"true", "UNKNOWN", "", false, "out of memory: 600 MB over --memlimit 500 MB", "error", "OUT OF MEMORY", false, 0},
+		{"true", "UNKNOWN", "", false, "unsupported input: t.c:3: C parse error", "error", "ERROR (unsupported input)", false, 0},
+		// --unwinding-assertions: a run reached a bound; --signed-overflow-check:
+		// an overflow. Neither answers unreach-call (as the tool-info module).
+		{"false", "FALSE", "main.unwind.0", false, "", "unknown", "unknown", false, 0},
+		{"true", "FALSE", "worker.unwind.2", false, "", "unknown", "unknown", false, 0},
+		{"true", "FALSE", "f.recursion", false, "", "unknown", "unknown", false, 0},
+		{"true", "FALSE", "main.overflow.1", false, "", "unknown", "unknown", false, 0},
+		{"false", "FALSE", "main.assertion.1", false, "", "correct", "false(unreach-call)", false, 1},
+		{"true", "FALSE", "main.assertion.1", false, "", "incorrect false", "false(unreach-call)", false, -16},
 	} {
-		r := Row{Expected: c.expected, Verdict: c.verdict, Proof: c.proof, Reason: c.reason}
+		r := Row{Expected: c.expected, Verdict: c.verdict, Property: c.property, Proof: c.proof, Reason: c.reason}
 		Classify(&r)
 		if r.Status != c.status || r.Result != c.result || r.Missed != c.missed {
 			t.Errorf("Classify(%s, %s, %v, %q) = %q %q missed=%v, want %q %q %v", c.expected, c.verdict, c.proof, c.reason, r.Status, r.Result, r.Missed, c.status, c.result, c.missed)

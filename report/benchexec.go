@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"cegpv.dev/cegpv/program"
 )
 
 // Meta describes a bench run: what ran, where, when and within which
@@ -31,13 +33,24 @@ type Meta struct {
 // (true, false(unreach-call), unknown, TIMEOUT, OUT OF MEMORY, ERROR
 // (reason)) and category (correct, wrong, unknown, error). A TRUE on an
 // unsafe task is wrong whether bounded or a proof (BenchExec's "incorrect
-// true"; cegpv's own summary counts the bounded ones apart as missed).
+// true"; cegpv's own summary counts the bounded ones apart as missed). A
+// FALSE of an unwinding or overflow property answers nothing of the
+// task's unreach-call property: unknown, as the tool-info module reads it.
 func BenchExecStatus(r Row) (status, category string) {
 	switch r.Verdict {
 	case "TRUE":
 		status = "true"
 	case "FALSE":
 		status = "false(unreach-call)"
+		if r.Property != "" && Falsified(r.Property) != UnreachCall {
+			// a violated overflow check says nothing of unreach-call
+			return "unknown", "unknown"
+		}
+		if program.IsUnwinding(r.Property) {
+			// a run reached a bound (--unwinding-assertions): nothing is
+			// known of unreach-call, as the tool-info module reads it
+			return "unknown", "unknown"
+		}
 	default:
 		switch reason := strings.ToLower(r.Reason); {
 		case strings.Contains(reason, "timeout") || strings.Contains(reason, "time limit"):

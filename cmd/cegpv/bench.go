@@ -367,11 +367,12 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		}
 	}
 	var o struct {
-		Verdict string          `json:"verdict"`
-		Proof   bool            `json:"proof"`
-		Reason  string          `json:"reason"`
-		RSSKB   float64         `json:"children_peak_rss_kb"`
-		CEGPV   json.RawMessage `json:"cegpv"`
+		Verdict  string          `json:"verdict"`
+		Property string          `json:"property"`
+		Proof    bool            `json:"proof"`
+		Reason   string          `json:"reason"`
+		RSSKB    float64         `json:"children_peak_rss_kb"`
+		CEGPV    json.RawMessage `json:"cegpv"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &o); err != nil {
 		r.Reason = fmt.Sprintf("no result (%v): %s", runErr, lastLine(errb.String()))
@@ -383,6 +384,9 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		}
 	} else {
 		r.Verdict, r.Proof, r.Reason = o.Verdict, o.Proof, o.Reason
+		if o.Verdict == "FALSE" {
+			r.Property = o.Property
+		}
 		if o.RSSKB/1024 > r.RSSMB {
 			r.RSSMB = o.RSSKB / 1024
 		}

@@ -8,8 +8,9 @@
 # (make benchexec-smoke). cegpv prints the verdict in SV-COMP's words as the
 # last line of its output: "TRUE (...)", "FALSE(unreach-call) property ID",
 # "FALSE(unwinding-assertion) property ID" (with --unwinding-assertions: a
-# run reaches a loop bound, which says nothing about unreach-call: unknown)
-# or "UNKNOWN: reason"; its exit codes are 0 TRUE, 10 FALSE, 5 UNKNOWN,
+# run reaches a loop bound, which says nothing about unreach-call: unknown),
+# "FALSE(no-overflow) property ID" (with --signed-overflow-check) or
+# "UNKNOWN: reason"; its exit codes are 0 TRUE, 10 FALSE, 5 UNKNOWN,
 # 6 input rejected, 7 property not checked.
 
 import benchexec.result as result
@@ -66,6 +67,8 @@ class Tool(benchexec.tools.template.BaseTool2):
             return result.RESULT_FALSE_REACH
         if last.startswith("TRUE"):
             return result.RESULT_TRUE_PROP
+        if last.startswith("FALSE(no-overflow)"):
+            return result.RESULT_FALSE_OVERFLOW
         if last.startswith("FALSE(unwinding-assertion)"):
             return result.RESULT_UNKNOWN
         if run.was_timeout:
