@@ -97,7 +97,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	if !opts.NoExplicit { // answers at once where it does not apply
 		engines = append(engines, budget.Engine[answer]{Name: "the explicit-state search beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
 			defer program.Recover(&err)
-			eo := explicit.Defaults
+			eo := searchOptions(race)
 			eo.Logger = log.Named("explicit")
 			eb := opts.Bounds
 			eb.MaxThreads = deeper.MaxThreads

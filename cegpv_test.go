@@ -58,7 +58,8 @@ type simBackend struct {
 	seeds int
 }
 
-func (b *simBackend) Name() string { return "sim" }
+func (b *simBackend) Name() string                     { return "sim" }
+func (*simBackend) Capabilities() backend.Capabilities { return backend.Capabilities{External: true} }
 
 func (b *simBackend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
 	b.calls++
@@ -84,7 +85,8 @@ func (b *simBackend) Check(ctx context.Context, p *program.Program, bd backend.B
 // liar claims a violation with a run that does not violate anything.
 type liar struct{}
 
-func (liar) Name() string { return "liar" }
+func (liar) Name() string                       { return "liar" }
+func (liar) Capabilities() backend.Capabilities { return backend.Capabilities{External: true} }
 func (liar) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
 	out, err := interp.Simulate(p, interp.SimOptions{Seed: 1, Unwind: bd.Unwind})
 	if err != nil {

@@ -37,9 +37,10 @@ const (
 // Modes are the accepted values of CheckOptions.Mode.
 var Modes = []string{ModeCEGPV, ModePlain}
 
-// CheckOptions configure Check. The zero values of the fields added to
-// Options are the defaults of the command line, so that a Go caller and
-// `cegpv verify` with the same settings reach the same verdict.
+// CheckOptions configure Check. DefaultCheckOptions are the defaults,
+// the command line's too, so that a Go caller and `cegpv verify` with the
+// same settings reach the same verdict. A zero duration (Probe, Beyond) is
+// off, here and on the command line.
 type CheckOptions struct {
 	// Options are the loop's options; Backend and Bounds are required.
 	// Bounds.Timeout, when set, limits the whole check.
@@ -47,46 +48,66 @@ type CheckOptions struct {
 	// Mode is ModeCEGPV ("" too) or ModePlain.
 	Mode string
 	// Beyond bounds the search for a violation beyond the bounds that
-	// follows a bounded TRUE whose bounds cut some runs (see Beyond): it
-	// runs twice the time the check took, at least 15 s, at most Beyond
-	// and at most half the time left. 0: 20 s; negative: off.
+	// follows a bounded TRUE whose bounds cut some runs (see Beyond; its
+	// budget is the table's, engines.go). 0 (or negative): off.
 	Beyond time.Duration
 	// Grace is how long a backend may take to return after its context
-	// is done before it is abandoned with a Timeout error (0: 5 s).
+	// is done before it is abandoned with a Timeout error (0:
+	// DefaultGrace; a wall-clock time).
 	Grace time.Duration
-	// NoExplicit turns off the explicit-state search that Check runs
-	// beside the mode on programs with loops (or recursion) and finite
-	// nondeterminism (package explicit; the first verdict wins), and
-	// beside the search beyond the bounds. On loop-free programs it never
-	// runs: there the encoding is fast and the search only competes with
-	// it for the cores (the wmm set: 1.45x in total time, no task gained,
-	// docs/bench/explicit-on). On programs whose threads loop, its
-	// reductions (lock-protected steps run alone, thread symmetry) prove
-	// tasks whose encoding is too hard for the solver (31_simple_loop5,
-	// 33_double_lock, 02_inc_cas: 2-5 s). It also turns off the search
-	// that answers a counterexample a backend cannot follow (searching):
-	// that answer then stays UNKNOWN.
+	// NoExplicit turns off the explicit-state search: beside the mode
+	// (programs with loops and finite nondeterminism; loop-free ones too
+	// beside an external checker), beyond the bounds, and behind a
+	// counterexample a backend cannot follow (that answer then stays
+	// UNKNOWN). Why it is on: docs/measurements.md, Why the defaults.
 	NoExplicit bool
-	// Explicit are the search's budgets (nil: explicit.Defaults).
+	// Explicit are the search's budgets (nil: the table's, engines.go).
 	Explicit *explicit.Options
-	// Probe is how long, in mode cegpv over an incremental backend (the
-	// built-in one), the backend first checks the whole program alone
-	// before the loop starts; its verdict, if it has one by then, is the
-	// answer. 0: DefaultProbe; negative: no probe.
+	// Probe is how long, in mode cegpv over a backend that is not
+	// external (the built-in one), the backend first checks the whole
+	// program alone before the loop starts; its verdict, if it has one by
+	// then, is the answer. 0 (or negative): off.
 	Probe time.Duration
 }
 
-// DefaultProbe is CheckOptions.Probe when it is 0. Most tasks of the
-// shared set are decided by the built-in backend on the whole program in
-// well under it, where the loop's fixed cost (an abstract check, a
-// reconstruction, each a solver process) made cegpv mode 1.49x slower
-// than plain mode on pthread-wmm (docs/bench/session13); on the tasks
-// that take longer the loop starts DefaultProbe later. Measured on the
-// shared set under two bench jobs (docs/bench/probe): with 3 s and 4 s the
-// wmm tasks that take plain 3.6-4.1 s fell just past the probe (1.17x,
-// 1.13x); with 5 s cegpv mode takes 1.00x of plain's time on wmm and
-// 1.06x on the rest, and loses no task plain solves.
-const DefaultProbe = 5 * time.Second
+// DefaultUnwind and DefaultGrace are DefaultCheckOptions' unwinding and
+// grace.
+const (
+	DefaultUnwind = 5
+	DefaultGrace  = 5 * time.Second
+)
+
+// DefaultCheckOptions are Check's defaults and the command line's (which
+// takes its flags' defaults from them); Backend is left to the caller.
+func DefaultCheckOptions() CheckOptions {
+	o := CheckOptions{
+		Options: loop.Options{Bounds: backend.Bounds{Unwind: DefaultUnwind, MaxThreads: backend.DefaultMaxThreads}, Refinement: loop.Refinements[0]},
+		Mode:    ModeCEGPV,
+		Beyond:  DefaultBeyond,
+		Probe:   DefaultProbe,
+		Grace:   DefaultGrace,
+	}
+	_ = o.Options.Normalize() // cannot fail: the refinement is a known one
+	return o
+}
+
+// normalize gives the options left 0 their defaults and checks them: the
+// one place Check does (the loop's through loop.Options.Normalize).
+func (o *CheckOptions) normalize() error {
+	switch o.Mode {
+	case "", ModeCEGPV, ModePlain:
+	default:
+		return program.Errorf(program.Unsupported, "unknown mode %q (%s)", o.Mode, strings.Join(Modes, " or "))
+	}
+	if o.Backend == nil {
+		return program.Errorf(program.Internal, "no backend")
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	o.Probe, o.Beyond = max(0, o.Probe), max(0, o.Beyond)
+	return o.Options.Normalize()
+}
 
 // Engines that decide a verdict (Report.DecidedBy).
 const (
@@ -99,10 +120,6 @@ const (
 	ByUnwinding = "the backend on the whole program, checking the unwinding assertions after the CEGPV loop"
 	ByBeyond    = "the search beyond the bounds" // after a bounded TRUE (FoundBeyond says how)
 )
-
-// DefaultBeyond is the budget of the search beyond the bounds when
-// CheckOptions.Beyond is 0.
-const DefaultBeyond = 20 * time.Second
 
 // Report is the verdict of Check with everything that supports it.
 //
@@ -163,7 +180,7 @@ type Report struct {
 //     with a run replayed on p that draws no opaque value;
 //   - answers a backend's violation whose trace cannot be followed
 //     (backend.ErrUnfollowable) with the explicit-state search on the
-//     program it checked (searching), unless NoExplicit; when the CEGPV
+//     program it checked (searchUnfollowable), unless NoExplicit; when the CEGPV
 //     loop still ends on such a violation, the backend checks the whole
 //     program alone (as in plain mode) with the time left;
 //   - after a bounded TRUE whose bounds cut some runs, looks beyond the
@@ -175,12 +192,6 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 	c := &checker{opts: opts, log: opts.Logger}
 	if c.log == nil {
 		c.log = hclog.NewNullLogger()
-	}
-	if c.opts.Grace <= 0 {
-		c.opts.Grace = 5 * time.Second
-	}
-	if c.opts.Beyond == 0 {
-		c.opts.Beyond = DefaultBeyond
 	}
 	// every budget inside is CPU time (package budget), shares of this
 	// nominal total: the wall-clock timeout is the only wall-clock limit
@@ -217,9 +228,9 @@ func (c *checker) check(ctx context.Context, p *program.Program) (rep *Report) {
 type checker struct {
 	opts CheckOptions
 	log  hclog.Logger
-	// raced is the program the search races on beside the mode (mode),
-	// set when that search has started: searchUnfollowable does not
-	// search it again
+	// raced is the program the search races on beside the mode with at
+	// least the unfollowable share, set by mode before the race: the
+	// search behind an unfollowable counterexample leaves it to that one
 	raced atomic.Pointer[program.Program]
 }
 
@@ -236,14 +247,8 @@ func (c *checker) newReport(p *program.Program) *Report {
 
 func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	rep := c.newReport(p)
-	switch c.opts.Mode {
-	case "", ModeCEGPV, ModePlain:
-	default:
-		rep.unknown(program.Errorf(program.Unsupported, "unknown mode %q (%s)", c.opts.Mode, strings.Join(Modes, " or ")))
-		return rep
-	}
-	if c.opts.Backend == nil {
-		rep.unknown(program.Errorf(program.Internal, "no backend"))
+	if err := c.opts.normalize(); err != nil {
+		rep.unknown(err)
 		return rep
 	}
 	b, err := loop.PropertyBounds(p, c.opts.Property, c.opts.Bounds)
@@ -253,11 +258,16 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	}
 	c.opts.Bounds = b
 	rep.Bounds = b
-	c.opts.Backend = graceful(c.searching(c.opts.Backend), c.opts.Grace)
+	c.opts.Backend = c.wrap(c.opts.Backend)
 	if t := c.opts.Bounds.Timeout; t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
+	}
+	pw, err := c.only(p)
+	if err != nil {
+		rep.unknown(err)
+		return rep
 	}
 	u0 := budget.Used(ctx)
 	qSafe := false
@@ -267,9 +277,15 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 			return rep
 		}
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
-		qctx, cancel := budget.WithShare(ctx, "the check without opaque draws", 0.5, 0)
+		qctx, cancel := budget.WithShare(ctx, withoutOpaque.Engine, withoutOpaque.Share, withoutOpaque.Max)
 		r2 := c.newReport(p)
-		res2, loop2, by2, err2 := c.mode(qctx, q)
+		qw, err := c.only(q)
+		if err != nil {
+			cancel()
+			rep.unknown(err)
+			return rep
+		}
+		res2, loop2, by2, err2 := c.mode(qctx, q, qw)
 		cancel()
 		r2.Loop = loop2
 		c.judge(ctx, r2, p, res2, err2)
@@ -279,7 +295,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		}
 		qSafe = err2 == nil && res2.Verdict == backend.Safe
 	}
-	res, lr, by, err := c.mode(ctx, p)
+	res, lr, by, err := c.mode(ctx, p, pw)
 	rep.Loop = lr
 	c.judge(ctx, rep, p, res, err)
 	rep.decidedBy(by)
@@ -287,22 +303,29 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
 	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.Beyond > 0 {
-		c.beyond(ctx, rep, p, budget.Used(ctx)-u0)
+		c.beyond(ctx, rep, p, pw, budget.Used(ctx)-u0)
 	}
 	return rep
 }
 
-// mode runs the chosen mode on q (p, or p with its opaque draws cut),
-// with the explicit-state search beside it unless opts.NoExplicit: the
-// one place where the engines race. by names the engine that answered.
-func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Result, lr *loop.Result, by string, err error) {
-	work := q // q with only the checked property
-	if c.opts.Property != "" {
-		var err error
-		if work, err = program.OnlyProperty(q, c.opts.Property); err != nil {
-			return backend.Result{}, nil, "", err
-		}
+// only is p with only the checked property (p itself when there is no
+// Property): Check selects it once per program it checks.
+func (c *checker) only(p *program.Program) (*program.Program, error) {
+	if c.opts.Property == "" {
+		return p, nil
 	}
+	w, err := program.OnlyProperty(p, c.opts.Property)
+	if err != nil {
+		return nil, &program.Error{Kind: program.Unsupported, Err: err}
+	}
+	return w, nil
+}
+
+// mode runs the chosen mode on q (p, or p with its opaque draws cut;
+// work is q with only the checked property), with the explicit-state
+// search beside it unless opts.NoExplicit: the one place where the
+// engines race. by names the engine that answered.
+func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backend.Result, lr *loop.Result, by string, err error) {
 	type answer struct {
 		res backend.Result
 		lr  *loop.Result
@@ -335,7 +358,7 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 			// the loop cannot use the backend's counterexamples (of
 			// an abstraction whose sliced reads keep the search out,
 			// typically): the backend alone decides on the program
-			// itself, with the search behind it (searching)
+			// itself, with the search behind it (searchUnfollowable)
 			c.log.Info("the backend's counterexample cannot be followed and the loop stops; checking the program itself", "reason", err)
 			res, err2 := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
 			cr.Checks++
@@ -348,8 +371,11 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 			return answer{res, &cr, ByBackend}, nil
 		}
 		by := ByLoop
-		if cr.Unwinding {
+		switch {
+		case cr.Unwinding:
 			by = ByUnwinding
+		case cr.BySearch:
+			by = BySearch // the generalisation's limit case
 		}
 		return answer{cr.Result, &cr, by}, err
 	}
@@ -357,87 +383,96 @@ func (c *checker) mode(ctx context.Context, q *program.Program) (res backend.Res
 		a, err := run(ctx)
 		return a.res, a.lr, a.by, err
 	}
+	// the race: the mode and the explicit-state search, engines of
+	// budget.Race (the first verdict in CPU time wins)
 	eo := c.explicitOptions()
-	if eo.Share >= UnfollowableShare {
-		eo.Started = func() { c.raced.Store(work) }
-		defer c.raced.Store(nil)
+	engines := []budget.Engine[answer]{{Name: "the mode", Run: func(ctx context.Context) (_ answer, err error) {
+		defer program.Recover(&err) // the mode's bug: its answer is the error
+		return run(ctx)
+	}}}
+	var searched atomic.Bool
+	if explicit.AppliesWith(work, eo) {
+		if eo.Share >= unfollowable.Share {
+			c.raced.Store(work)
+			defer c.raced.Store(nil)
+		}
+		search := explicit.Backend{Options: eo}
+		engines = append(engines, budget.Engine[answer]{Name: search.Name(), After: eo.Delay, Run: func(ctx context.Context) (answer, error) {
+			searched.Store(true)
+			res, err := search.Check(ctx, work, c.opts.Bounds)
+			return answer{res: res, by: BySearch}, err
+		}})
 	}
-	a, err := explicit.Race(ctx, work, c.opts.Bounds, eo, run,
-		func(r backend.Result) answer { return answer{res: r, by: BySearch} },
-		func(a answer) bool { return a.res.Verdict != backend.Unknown })
+	if len(engines) == 1 {
+		a, err := run(ctx)
+		return a.res, a.lr, a.by, err
+	}
+	a, err, _ := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown }, engines...)
+	if err != nil && errors.Is(err, backend.ErrUnfollowable) && c.raced.Load() == work && !searched.Load() && ctx.Err() == nil {
+		// the mode ended on a counterexample it cannot follow before the
+		// search beside it started: the search behind it runs now
+		c.raced.Store(nil)
+		res, err2 := c.searchUnfollowable(ctx, c.opts.Backend.Name(), work, c.opts.Bounds, a.res, err)
+		if err2 == nil {
+			// credited as behind the wrapper: the backend's check answered
+			return res, a.lr, ByBackend, nil
+		}
+		return a.res, a.lr, a.by, err2
+	}
 	return a.res, a.lr, a.by, err
 }
 
 // probe is the probe's time (CheckOptions.Probe): only in mode cegpv over
-// an incremental backend. Beside an external checker the loop is the
-// point (each of its checks costs a process and the checker's own fixed
-// cost, and its answers on the whole program are what cegpv is there to
-// avoid waiting for).
+// a backend that is not external. Beside an external checker the loop is
+// the point (each of its checks costs a process and the checker's fixed
+// cost).
 func (c *checker) probe() time.Duration {
-	if c.external() || c.opts.Mode == ModePlain || c.opts.Probe < 0 {
+	if c.external() || c.opts.Mode == ModePlain {
 		return 0
-	}
-	if c.opts.Probe == 0 {
-		return DefaultProbe
 	}
 	return c.opts.Probe
 }
 
-// external reports whether the backend is an external checker (ESBMC,
-// CBMC): one that is not incremental, each check a process of its own.
-// The probe and the search's budgets depend on it.
+// external reports whether the backend declares itself an external
+// checker (ESBMC, CBMC: each check a process of its own). The probe and
+// the search's budgets depend on it.
 func (c *checker) external() bool {
-	_, inc := c.opts.Backend.(backend.Incremental)
-	return !inc
+	return c.opts.Backend.Capabilities().External
 }
 
 func (c *checker) explicitOptions() explicit.Options {
-	eo := explicit.Defaults
+	eo := searchOptions(race)
 	if c.opts.Explicit != nil {
 		eo = *c.opts.Explicit
 	}
-	// Beside a backend that is not incremental (an external checker:
-	// ESBMC, CBMC) the search races on loop-free programs too: such a
-	// checker can take minutes on a loop-free program with many
-	// interleavings that the search decides in seconds (the pthread-wmm
-	// tasks: docs/bench/esbmc-generalise, where the search on the program
-	// decided 10 of 12 tasks, and two more never got to it behind ESBMC's
-	// first abstract check). Beside the built-in backend it stays off
-	// there: the encoding answers those in about a second, and the search
-	// made the slower ones slower on two cores (docs/bench/explicit-on).
-	//
-	// There it also has the whole time left and a larger store: such a
-	// checker uses one core, the search the other, and on those tasks it
-	// is the search that decides (mix046: 460k states, 220 MiB).
+	// Beside an external checker the search races on loop-free programs
+	// too (an interleaving-exploring checker can take minutes where the
+	// search takes seconds), with raceExternal's budgets; beside the
+	// built-in backend the encoding answers those fast
+	// (docs/bench/explicit-on).
 	if c.external() {
 		eo.LoopFree = true
 		if c.opts.Explicit == nil {
-			eo.Share, eo.Max, eo.Bytes = 1, 10*time.Minute, 512<<20
+			x := searchOptions(raceExternal)
+			eo.Share, eo.Max, eo.Bytes = x.Share, x.Max, x.Bytes
 		}
 	}
 	eo.Logger = c.log.Named("explicit")
 	return eo
 }
 
-// beyond looks for a violation of p beyond the bounds after the bounded
-// TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
-// time, at least 15s, at most opts.Beyond and at most half the CPU time
-// left; the backend only when elapsed is at most half of that. A violation
-// found replaces the TRUE (judged, so replayed on p, like any other).
-func (c *checker) beyond(ctx context.Context, rep *Report, p *program.Program, elapsed time.Duration) {
-	limit := min(c.opts.Beyond, max(15*time.Second, 2*elapsed))
+// beyond looks for a violation of p (q: with only the checked property)
+// beyond the bounds after the bounded TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
+// time within the table's limits (beyond; opts.Beyond its maximum); the
+// backend only when elapsed is at most half of that. A violation found
+// replaces the TRUE (judged, so replayed on p, like any other).
+func (c *checker) beyond(ctx context.Context, rep *Report, p, q *program.Program, elapsed time.Duration) {
+	limit := min(c.opts.Beyond, max(beyond.Min, 2*elapsed))
 	if left, ok := budget.Left(ctx); ok {
-		limit = min(limit, left/2)
+		limit = min(limit, time.Duration(float64(left)*beyond.Share))
 	}
 	if limit <= 0 {
 		return
-	}
-	q := p
-	if c.opts.Property != "" {
-		var err error
-		if q, err = program.OnlyProperty(p, c.opts.Property); err != nil {
-			return
-		}
 	}
 	// a deeper check costs more than the one within the bounds: when that
 	// took more than half the budget, only the explicit search runs
@@ -535,46 +570,29 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 	}
 }
 
-// graceful wraps a backend so that one that does not return within grace
-// after its context is done is abandoned with a Timeout error; an
-// incremental backend stays incremental.
-func graceful(be backend.Backend, grace time.Duration) backend.Backend {
-	inner := be
-	if w, ok := be.(withOpen); ok {
-		inner = w.Backend
-	}
-	if _, ok := inner.(gracefulBackend); ok {
-		return be
-	}
-	return keepOpen(gracefulBackend{be, grace}, be)
+// wrap is the backend every engine of the check calls: be's Check,
+// abandoned with a Timeout error when it does not return within
+// opts.Grace after its context is done, and followed by the search behind
+// a counterexample that cannot be followed (searchUnfollowable) when be
+// declares such counterexamples and the explicit search is on. It keeps
+// be's capabilities (backend.Wrap).
+func (c *checker) wrap(be backend.Backend) backend.Backend {
+	search := !c.opts.NoExplicit && be.Capabilities().Unfollowable
+	return backend.Wrap(be, func(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+		return graceful(ctx, c.opts.Grace, be.Name(), func() (backend.Result, error) {
+			res, err := be.Check(ctx, p, b)
+			if search && err != nil && errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
+				return c.searchUnfollowable(ctx, be.Name(), p, b, res, err)
+			}
+			return res, err
+		})
+	})
 }
 
-type gracefulBackend struct {
-	backend.Backend
-	grace time.Duration
-}
-
-// keepOpen returns w, a wrapper of be that adds to its Check, with be's
-// Open when be is incremental, so that the loop still takes the
-// incremental path (the one way Check's backend wrappers stay
-// incremental: graceful, searching).
-func keepOpen(w, be backend.Backend) backend.Backend {
-	if inc, ok := be.(backend.Incremental); ok {
-		return withOpen{w, inc}
-	}
-	return w
-}
-
-type withOpen struct {
-	backend.Backend // the wrapper: Name and Check
-	inc             backend.Incremental
-}
-
-func (w withOpen) Open(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Instance, error) {
-	return w.inc.Open(ctx, p, b)
-}
-
-func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+// graceful runs check (a backend's, named name) and returns its answer,
+// or a Timeout error when it does not return within grace after ctx is
+// done; a panic in it is its answer's error.
+func graceful(ctx context.Context, grace time.Duration, name string, check func() (backend.Result, error)) (backend.Result, error) {
 	type ret struct {
 		res backend.Result
 		err error
@@ -589,7 +607,7 @@ func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backen
 			}
 			ch <- r
 		}()
-		r.res, r.err = g.Backend.Check(ctx, p, b)
+		r.res, r.err = check()
 	}()
 	select {
 	case r := <-ch:
@@ -599,8 +617,8 @@ func (g gracefulBackend) Check(ctx context.Context, p *program.Program, b backen
 	select {
 	case r := <-ch:
 		return r.res, r.err
-	case <-time.After(g.grace):
-		return backend.Result{}, program.Errorf(program.Timeout, "%v (backend %s did not stop within %v)", ctx.Err(), g.Backend.Name(), g.grace)
+	case <-time.After(grace):
+		return backend.Result{}, program.Errorf(program.Timeout, "%v (backend %s did not stop within %v)", ctx.Err(), name, grace)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/explicit"
+	"cegpv.dev/cegpv/lazyseq"
 	"cegpv.dev/cegpv/loop"
 	"cegpv.dev/cegpv/program"
 )
@@ -54,7 +55,8 @@ func TestExplicitBeside(t *testing.T) {
 // panicBackend is a backend with a bug.
 type panicBackend struct{}
 
-func (panicBackend) Name() string { return "panicky" }
+func (panicBackend) Name() string                       { return "panicky" }
+func (panicBackend) Capabilities() backend.Capabilities { return backend.Capabilities{External: true} }
 func (panicBackend) Check(context.Context, *program.Program, backend.Bounds) (backend.Result, error) {
 	var s []int
 	_ = s[3] // index out of range
@@ -77,7 +79,8 @@ func TestCheckContainsPanics(t *testing.T) {
 // loop-free program with many interleavings): it waits for its context.
 type stuckBackend struct{}
 
-func (stuckBackend) Name() string { return "stuck" }
+func (stuckBackend) Name() string                       { return "stuck" }
+func (stuckBackend) Capabilities() backend.Capabilities { return backend.Capabilities{External: true} }
 func (stuckBackend) Check(ctx context.Context, _ *program.Program, b backend.Bounds) (backend.Result, error) {
 	<-ctx.Done()
 	return backend.Result{Verdict: backend.Unknown, Reason: "timeout", Bounds: b}, &program.Error{Kind: program.Timeout, Err: ctx.Err()}
@@ -140,10 +143,11 @@ func TestProbe(t *testing.T) {
 		be    backend.Backend
 		by    string
 	}{
-		{"default", 0, builtin.New(builtin.Options{}), cegpv.ByProbe},
+		{"default", cegpv.DefaultProbe, builtin.New(builtin.Options{}), cegpv.ByProbe},
+		{"zero", 0, builtin.New(builtin.Options{}), cegpv.ByLoop},
 		{"off", -1, builtin.New(builtin.Options{}), cegpv.ByLoop},
 		{"too short", time.Nanosecond, builtin.New(builtin.Options{}), cegpv.ByLoop},
-		{"external", 0, notIncremental{builtin.New(builtin.Options{})}, cegpv.ByLoop},
+		{"external", cegpv.DefaultProbe, notIncremental{builtin.New(builtin.Options{})}, cegpv.ByLoop},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -163,11 +167,39 @@ func TestProbe(t *testing.T) {
 	}
 }
 
-// notIncremental hides the Open method of an incremental backend, as an
-// external checker has none.
+// TestProbeRounds: the built-in backend under --rounds (lazyseq) is
+// neither incremental nor external, and the probe runs over it.
+func TestProbeRounds(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	p := lower(t, "race.c", []byte(`#include <pthread.h>
+#include <assert.h>
+int c;
+void *w(void *a) { int t = c; c = t + 1; return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0); assert(c == 2); return 0; }`))
+	be := lazyseq.Backend{Inner: builtin.New(builtin.Options{}), Rounds: 3}
+	if caps := be.Capabilities(); caps.Incremental || caps.External || !caps.Rounds {
+		t.Fatalf("capabilities %+v, want rounds, neither incremental nor external", caps)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 2}},
+		Probe: cegpv.DefaultProbe, NoExplicit: true})
+	if rep.Verdict != backend.Unsafe || rep.DecidedBy != cegpv.ByProbe {
+		t.Fatalf("%v by %q (%s), want FALSE by the probe", rep.Verdict, rep.DecidedBy, rep.Reason)
+	}
+}
+
+// notIncremental stands for an external checker: it declares itself
+// external and not incremental.
 type notIncremental struct{ be backend.Backend }
 
 func (n notIncremental) Name() string { return n.be.Name() }
+func (n notIncremental) Capabilities() backend.Capabilities {
+	return backend.Capabilities{External: true}
+}
 func (n notIncremental) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
 	return n.be.Check(ctx, p, b)
 }

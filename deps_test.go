@@ -2,7 +2,10 @@ package cegpv_test
 
 import (
 	"go/build"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -102,5 +105,34 @@ func TestDeps(t *testing.T) {
 	walk(mod + "/cmd/cegpv")
 	for _, pkg := range slices.Sorted(maps.Keys(deps)) {
 		walk(strings.TrimSuffix(mod+"/"+pkg, "/"))
+	}
+}
+
+// TestCapabilitiesNotAsserted: what a backend can do is what it declares
+// (backend.Capabilities, issue 27); no package outside backend finds it
+// by asserting a backend's type to backend.Incremental (backend.OpenOf
+// does, after the declaration).
+func TestCapabilitiesNotAsserted(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Dir(path) == "backend" {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(src), ".(backend.Incremental)") {
+			t.Errorf("%s asserts a type to backend.Incremental: read Capabilities (backend.OpenOf)", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

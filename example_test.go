@@ -28,9 +28,9 @@ func ExampleCheck() {
 		fmt.Println(err)
 		return
 	}
-	rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{
-		Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5}},
-	})
+	opts := cegpv.DefaultCheckOptions() // the command line's defaults
+	opts.Backend = builtin.New(builtin.Options{})
+	rep := cegpv.Check(context.Background(), p, opts)
 	fmt.Println(rep.Verdict.SVCOMP(), rep.Property)
 	if rep.FoundWithin != nil {
 		fmt.Println("found within", rep.FoundWithin)
@@ -89,7 +89,7 @@ int main(void) {
 	}
 	rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{
 		Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}, Heuristic: h, NoDeepening: true},
-		Probe:   -1, // the loop from the start, without first checking the whole program
+		// Probe 0: the loop from the start, without first checking the whole program
 	})
 	fmt.Println(rep.Verdict.SVCOMP(), rep.Property)
 	for _, ks := range rep.Loop.KeptSets {

@@ -10,24 +10,29 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// Check's wrappers of the backend (searching, graceful) keep an
-// incremental backend incremental, so that the loop still takes the
-// incremental path, and wrapping twice with graceful adds nothing.
-func TestWrappersKeepIncremental(t *testing.T) {
-	c := &checker{opts: CheckOptions{}}
-	for _, be := range []backend.Backend{builtin.New(builtin.Options{}), onlyCheck{}} {
-		_, want := be.(backend.Incremental)
-		w := graceful(c.searching(be), time.Second)
-		if _, got := w.(backend.Incremental); got != want {
-			t.Errorf("%T: incremental %v after wrapping, want %v", be, got, want)
+// Check's wrapper of the backend keeps its declared capabilities, so that
+// an incremental backend stays incremental (the loop takes the
+// incremental path) and an external one external.
+func TestWrapperKeepsCapabilities(t *testing.T) {
+	c := &checker{opts: CheckOptions{Grace: time.Second}}
+	for _, be := range []backend.Backend{builtin.New(builtin.Options{}), onlyCheck{}, onlyCheck{backend.Capabilities{External: true, Unfollowable: true}}} {
+		w := c.wrap(be)
+		if got, want := w.Capabilities(), be.Capabilities(); got != want {
+			t.Errorf("%T: capabilities %+v after wrapping, want %+v", be, got, want)
 		}
-		if w2 := graceful(w, time.Second); w2 != w {
-			t.Errorf("graceful wrapped a graceful backend again: %T", w2)
+		_, inc := backend.OpenOf(w)
+		if inc != be.Capabilities().Incremental {
+			t.Errorf("%T: OpenOf %v after wrapping, want %v", be, inc, be.Capabilities().Incremental)
+		}
+		if w.Name() != be.Name() {
+			t.Errorf("name %q after wrapping, want %q", w.Name(), be.Name())
 		}
 	}
 }
 
-type onlyCheck struct{}
+type onlyCheck struct{ caps backend.Capabilities }
+
+func (o onlyCheck) Capabilities() backend.Capabilities { return o.caps }
 
 func (onlyCheck) Name() string { return "only-check" }
 func (onlyCheck) Check(context.Context, *program.Program, backend.Bounds) (backend.Result, error) {

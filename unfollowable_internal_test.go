@@ -10,6 +10,7 @@ import (
 
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/internal/lowertest"
+	"cegpv.dev/cegpv/loop"
 )
 
 // TestUnfollowableNotSearchedTwice: the search behind an unfollowable
@@ -23,7 +24,8 @@ int c;
 void *w(void *a) { int t = c; c = t + 1; return 0; }
 int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
   pthread_join(a, 0); pthread_join(b, 0); assert(c == 2); return 0; }`)
-	c := &checker{log: hclog.NewNullLogger()}
+	be := onlyCheck{backend.Capabilities{External: true, Unfollowable: true}}
+	c := &checker{opts: CheckOptions{Options: loop.Options{Backend: be}}, log: hclog.NewNullLogger()}
 	bd := backend.Bounds{Unwind: 2}
 	cause := fmt.Errorf("checker: %w", backend.ErrUnfollowable)
 	res, err := c.searchUnfollowable(context.Background(), "checker", p, bd, backend.Result{}, cause)

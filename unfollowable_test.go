@@ -28,6 +28,9 @@ import (
 type mainOnlyChecker struct{}
 
 func (mainOnlyChecker) Name() string { return "mainonly" }
+func (mainOnlyChecker) Capabilities() backend.Capabilities {
+	return backend.Capabilities{External: true, Unfollowable: true}
+}
 
 func (mainOnlyChecker) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
 	j := external.Job{Tool: "true", Path: "/bin/true", Interpret: func(pr *external.Printed, _ *external.Output, res backend.Result) (backend.Result, error) {
@@ -129,6 +132,31 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); a
 				}
 			})
 		}
+	}
+}
+
+// TestUnfollowableAfterRace: in plain mode the checker's unfollowable
+// answer comes before the search beside it starts (Delay an hour) and the
+// race leaves it to that search (its share is the unfollowable one's):
+// Check runs the search behind the counterexample after the race (its
+// answer, as behind any check, is the backend's).
+func TestUnfollowableAfterRace(t *testing.T) {
+	p := lower(t, "race.c", []byte(`#include <pthread.h>
+#include <assert.h>
+int c;
+void *w(void *a) { int t = c; c = t + 1; return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0); assert(c == 2); return 0; }`))
+	eo := explicit.Options{Delay: time.Hour, Share: 1, Max: time.Minute, Bytes: 128 << 20, LoopFree: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}},
+		Mode: cegpv.ModePlain, Explicit: &eo, Beyond: -1})
+	if rep.Verdict != backend.Unsafe || rep.Result.Stats.States == 0 {
+		t.Fatalf("%v (%s, %d states), want FALSE found by the search", rep.Verdict, rep.Reason, rep.Result.Stats.States)
+	}
+	if out, err := interp.Replay(p, rep.Run); err != nil || out.Status != interp.Violated {
+		t.Fatalf("the run does not replay on the program: %v", err)
 	}
 }
 

@@ -29,7 +29,63 @@ import (
 // Backend is a bounded model checker.
 type Backend interface {
 	Name() string
+	// Capabilities declare what the backend can do; callers read them
+	// instead of asserting types (a wrapper keeps its inner backend's).
+	Capabilities() Capabilities
 	Check(ctx context.Context, p *program.Program, b Bounds) (Result, error)
+}
+
+// Capabilities are what a backend declares about itself.
+type Capabilities struct {
+	// Incremental: the backend implements Incremental (Open).
+	Incremental bool
+	// External: each check is a process of an external checker (ESBMC,
+	// CBMC) with its own fixed cost, on one core.
+	External bool
+	// Unfollowable: a reported violation may come with a trace that
+	// cannot be followed (an error wrapping ErrUnfollowable).
+	Unfollowable bool
+	// Rounds: the backend honours Bounds.Rounds (lazy sequentialisation).
+	Rounds bool
+	// Deepens: the backend deepens towards Bounds.Unwind from
+	// Bounds.DeepenFrom, stopping at the first unwinding with a violation.
+	Deepens bool
+}
+
+// OpenOf returns be as an Incremental backend when it declares it.
+func OpenOf(be Backend) (Incremental, bool) {
+	if !be.Capabilities().Incremental {
+		return nil, false
+	}
+	inc, ok := be.(Incremental)
+	return inc, ok
+}
+
+// Wrap returns a backend with be's name and capabilities (and be's Open
+// when it is incremental) whose Check is check: the one way a wrapper
+// keeps what the backend it wraps declares.
+func Wrap(be Backend, check func(ctx context.Context, p *program.Program, b Bounds) (Result, error)) Backend {
+	return wrapped{be, check}
+}
+
+type wrapped struct {
+	inner Backend
+	check func(ctx context.Context, p *program.Program, b Bounds) (Result, error)
+}
+
+func (w wrapped) Name() string               { return w.inner.Name() }
+func (w wrapped) Capabilities() Capabilities { return w.inner.Capabilities() }
+func (w wrapped) Check(ctx context.Context, p *program.Program, b Bounds) (Result, error) {
+	return w.check(ctx, p, b)
+}
+
+// Open is the inner backend's (callers ask OpenOf first).
+func (w wrapped) Open(ctx context.Context, p *program.Program, b Bounds) (Instance, error) {
+	inc, ok := OpenOf(w.inner)
+	if !ok {
+		return nil, fmt.Errorf("backend %s is not incremental", w.inner.Name())
+	}
+	return inc.Open(ctx, p, b)
 }
 
 // Bounds limit the behaviours a check explores.

@@ -21,10 +21,7 @@ import (
 // reported to warn and does not change the check.
 func Dumped(be Backend, dir string, warn func(error)) Backend {
 	d := &dumped{Backend: be, dir: dir, warn: warn}
-	if inc, ok := be.(Incremental); ok {
-		return dumpedInc{d, inc}
-	}
-	return d
+	return Wrap(be, d.Check)
 }
 
 type dumped struct {
@@ -33,15 +30,6 @@ type dumped struct {
 	warn func(error)
 	mu   sync.Mutex
 	n    int
-}
-
-type dumpedInc struct {
-	*dumped
-	inc Incremental
-}
-
-func (d dumpedInc) Open(ctx context.Context, p *program.Program, b Bounds) (Instance, error) {
-	return d.inc.Open(ctx, p, b)
 }
 
 func (d *dumped) Check(ctx context.Context, p *program.Program, b Bounds) (Result, error) {

@@ -66,13 +66,34 @@ type Options struct {
 	// steps, where it answers in seconds what an encoding or an external
 	// checker takes minutes for.
 	LoopFree bool
-	// Started, when set, is called when Race starts the search (after
-	// Delay, if primary has not answered yet).
-	Started func()
-	Logger  hclog.Logger // nil: silent
+	Logger   hclog.Logger // nil: silent
 }
 
-// Defaults are the budgets both portfolios use.
+// Backend is the search as a backend.Backend, an engine of a race beside
+// another: Check answers the search's verdict, or an error when it gave
+// up or does not apply (AppliesWith).
+type Backend struct{ Options Options }
+
+// Name names the search.
+func (Backend) Name() string { return "the explicit-state search" }
+
+// Capabilities: in-process, every trace a replayed run.
+func (Backend) Capabilities() backend.Capabilities { return backend.Capabilities{} }
+
+// Check runs the search on p within bounds (Check).
+func (b Backend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {
+	if !AppliesWith(p, b.Options) {
+		return backend.Result{}, errors.New("the explicit-state search does not apply")
+	}
+	res, done := Check(ctx, p, bounds, b.Options)
+	if !done {
+		return backend.Result{}, errGaveUp
+	}
+	return res, nil
+}
+
+// Defaults are the search's budgets beside the mode (cegpv's table of
+// engines holds the same, and its tests check it).
 var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
 
 // Applies reports whether the search runs on p (see the package comment).
@@ -147,9 +168,6 @@ func Race[T any](ctx context.Context, p *program.Program, bounds backend.Bounds,
 		return primary(ctx)
 	}
 	search := func(ctx context.Context) (T, error) {
-		if opts.Started != nil {
-			opts.Started()
-		}
 		res, done := Check(ctx, p, bounds, opts)
 		var w T
 		if !done {

@@ -25,6 +25,14 @@ type Backend struct {
 // Name names the inner backend and the sequentialisation.
 func (b Backend) Name() string { return b.Inner.Name() + "+lazyseq" }
 
+// Capabilities are Inner's, with rounds and without its incremental
+// instances or its deepening (the sequentialisation is checked whole).
+func (b Backend) Capabilities() backend.Capabilities {
+	c := b.Inner.Capabilities()
+	c.Incremental, c.Deepens, c.Rounds = false, false, true
+	return c
+}
+
 // Check sequentialises p with Rounds rounds and the thread bound of
 // bounds (Threads, or Unwind when 0), checks it with Inner and maps the
 // answer back.

@@ -74,8 +74,8 @@ package loop
 // labels allows more runs of P (P_W' has the runs of P_W for W' ⊆ W), so
 // a W that fails makes every subset fail and ddmin's 1-minimal answer is a
 // good one. The first candidate is labels(s) itself; when it fails, W = V.
-// The budgets are generaliseAttempts searches and generaliseShare of the
-// time left (at most generaliseMax), each search at most attemptShare of
+// The budgets are GeneraliseAttempts searches and GeneraliseShare of the
+// time left (at most GeneraliseMax), each search at most AttemptShare of
 // that: when one runs out, the smallest W proven so far is used.
 //
 // # The limit case W = ∅
@@ -85,7 +85,7 @@ package loop
 // races the same search on P beside the loop: programs with loops, and
 // loop-free ones too beside an external backend, Options.Search.LoopFree),
 // at the first spurious counterexample, the search runs on P itself for
-// limitShare of the time left (at most limitMax). NoViolation is the
+// LimitShare of the time left (at most LimitMax). NoViolation is the
 // verdict: SAFE within the bounds (a proof when the search cut no run and
 // unwinding assertions were asked for, as every explicit answer, see
 // explicit.Check and cegpv.Check's judge); a violation is a run of P, replayed on P
@@ -107,24 +107,26 @@ import (
 	"cegpv.dev/cegpv/reconstruct"
 )
 
+// The generalisation's budgets (cegpv's table of engines, engines.go,
+// lists them with the portfolio's).
 const (
-	// generaliseAttempts bounds the explicit searches of one
+	// GeneraliseAttempts bounds the explicit searches of one
 	// generalisation (the first candidate, labels(s), included).
-	generaliseAttempts = 16
-	// generaliseShare is the share of the time left that one
-	// generalisation may use, generaliseMax its time at most (and when
+	GeneraliseAttempts = 16
+	// GeneraliseShare is the share of the time left that one
+	// generalisation may use, GeneraliseMax its time at most (and when
 	// the run has no deadline).
-	generaliseShare = 0.2
-	generaliseMax   = 20 * time.Second
-	// attemptShare is the share of the generalisation's budget one search
+	GeneraliseShare = 0.2
+	GeneraliseMax   = 20 * time.Second
+	// AttemptShare is the share of the generalisation's budget one search
 	// may use: a candidate whose search runs out of time is rejected and
 	// leaves time for the others.
-	attemptShare = 0.25
-	// limitShare is the share of the time left that the search on the
+	AttemptShare = 0.25
+	// LimitShare is the share of the time left that the search on the
 	// program itself (the limit case W = ∅, once per run) may use,
-	// limitMax its time at most.
-	limitShare = 0.25
-	limitMax   = 30 * time.Second
+	// LimitMax its time at most.
+	LimitShare = 0.25
+	LimitMax   = 30 * time.Second
 )
 
 // Generalisation records the generalisation of one spurious
@@ -193,9 +195,9 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 	if !v.limitTried && !v.shallow && !v.opts.noLimit && !explicit.AppliesWith(v.work, *v.opts.Search) {
 		v.limitTried = true
 		lt := time.Now()
-		lctx, cancel := budget.WithShare(ctx, "the search on the program itself", limitShare, limitMax)
+		lctx, cancel := budget.WithShare(ctx, "the search on the program itself", LimitShare, LimitMax)
 		lo := eo
-		lo.Max = limitMax
+		lo.Max = LimitMax
 		r, ok := explicit.Check(lctx, v.work, v.opts.Bounds, lo)
 		cancel()
 		g.LimitTime = time.Since(lt)
@@ -203,23 +205,24 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 		switch {
 		case ok && r.Verdict == backend.Safe:
 			g.Limit = "safe"
-			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}}, true, nil
+			return Result{Result: backend.Result{Verdict: backend.Safe, Proof: r.Proof, Complete: r.Complete, Bounds: r.Bounds, Stats: r.Stats}, BySearch: true}, true, nil
 		case ok && r.Verdict == backend.Unsafe:
 			// a FALSE only when the run replays on P and draws no
 			// opaque value; otherwise the loop goes on
 			res, err := v.confirm(r.Run, r)
 			if err == nil && res.Verdict == backend.Unsafe {
 				g.Limit = "violation"
+				res.BySearch = true
 				return res, true, nil
 			}
 			v.log.Warn("the search's violation of the program is not a FALSE", "error", err, "reason", res.Reason)
 		}
 	}
 
-	limit := budget.Share(ctx, generaliseShare, generaliseMax)
+	limit := budget.Share(ctx, GeneraliseShare, GeneraliseMax)
 	gctx, cancel := budget.WithLimit(ctx, "the generalisation", limit)
 	defer cancel()
-	eo.Max = time.Duration(float64(limit) * attemptShare)
+	eo.Max = time.Duration(float64(limit) * AttemptShare)
 	var found *Result // a confirmed violation of a candidate
 	var failed error  // a sanity check that failed
 	tried := map[string]bool{}
@@ -241,7 +244,7 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 		switch {
 		case found != nil || failed != nil:
 			return false
-		case g.Attempts >= generaliseAttempts:
+		case g.Attempts >= GeneraliseAttempts:
 			g.Stopped = "attempts"
 			return false
 		case gctx.Err() != nil:

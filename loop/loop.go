@@ -89,9 +89,7 @@ type Options struct {
 	// on for it alone).
 	Property string
 	// MaxIterations bounds the spurious counterexamples excluded at one
-	// abstraction level before the kept set is widened (0: 4; measured on
-	// both SV-COMP sets against 16: more tasks solved, less time, see
-	// docs/bench/cegpv-max-iterations-4).
+	// abstraction level before the kept set is widened (0: 4).
 	MaxIterations int
 	// MaxChecks bounds the backend calls of the whole run (0: 1000); when
 	// it is exhausted the answer is UNKNOWN with that reason.
@@ -100,10 +98,7 @@ type Options struct {
 	// MaxKeptShare: a level whose kept set has at least this share of the
 	// program's variables is replaced by the last level (every variable,
 	// one check of the program itself): such an abstraction costs about
-	// as much to check as the program, and refining it only adds checks
-	// (08_rand_cas keeps 16 of 19 at the first level: UNKNOWN after 60 s,
-	// proved in 41 s with this on the bench, 18-24 s alone;
-	// docs/bench/cegpv-max-kept-share). 0: 0.8; 1 or more: never.
+	// as much to check as the program. 0: 0.8; 1 or more: never.
 	MaxKeptShare float64
 	// Relax is how many times a forced check of the original program that
 	// fails is repeated with the atoms of its unsat core dropped, looking
@@ -125,15 +120,11 @@ type Options struct {
 	// NoDeepening runs the loop at the bounds only, without first looking
 	// for violations at smaller unwindings (see Verify).
 	NoDeepening bool
-	// Search, when set, races the explicit-state search (package
-	// explicit, loop-free programs included) beside every check of a
-	// reconstructed program by the code-to-code strategies (the monitor
-	// on a backend that is not incremental, such as ESBMC or CBMC, and
-	// the observer): a program forced to follow a counterexample's order
-	// has few interleavings, which the search runs through in seconds
-	// where an encoding or an interleaving-exploring checker can take
-	// minutes (docs/bench/esbmc-wmm). cegpv.Check sets it unless
-	// NoExplicit.
+	// Search, when set, races the explicit-state search (loop-free
+	// programs included) beside every check of a reconstructed program by
+	// the code-to-code strategies: a program forced to follow a
+	// counterexample's order has few interleavings (docs/bench/esbmc-wmm).
+	// cegpv.Check sets it unless NoExplicit.
 	Search *explicit.Options
 	// NoGeneralise turns off the generalisation of spurious
 	// counterexamples by the monitor strategy (generalise.go): each one
@@ -153,6 +144,33 @@ type Options struct {
 	// the compiler's ssa checks after each pass). The tests run with it.
 	Sanity bool
 	Logger hclog.Logger
+}
+
+// Normalize gives the options left 0 their defaults (the ones each field
+// documents) and checks the rest: the one place they are defaulted
+// (cegpv.Check calls it once; Verify again, which changes nothing then).
+func (o *Options) Normalize() error {
+	if o.MaxIterations <= 0 {
+		o.MaxIterations = 4
+	}
+	if o.MaxChecks <= 0 {
+		o.MaxChecks = 1000
+	}
+	if o.MaxKeptShare <= 0 {
+		o.MaxKeptShare = 0.8
+	}
+	if o.Relax == 0 {
+		o.Relax = 8
+	}
+	if o.Heuristic == nil {
+		o.Heuristic = depgraph.Paper{}
+	}
+	switch o.Refinement {
+	case "", "monitor", "observer":
+	default:
+		return program.Errorf(program.Unsupported, "unknown refinement %q (%s)", o.Refinement, strings.Join(Refinements, " or "))
+	}
+	return nil
 }
 
 // Refinements are the accepted values of Options.Refinement.
@@ -195,6 +213,9 @@ type Result struct {
 	// Unwinding: the verdict comes from the check of the unwinding
 	// properties on the whole program after the loop (Verify).
 	Unwinding bool
+	// BySearch: the verdict is the explicit-state search's on the program
+	// itself (the generalisation's limit case, generalise.go).
+	BySearch bool
 }
 
 // KeptSet is the set of variables an abstraction level keeps.
@@ -230,29 +251,8 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 	if v.log == nil {
 		v.log = hclog.NewNullLogger()
 	}
-	if v.opts.MaxIterations <= 0 {
-		v.opts.MaxIterations = 4
-	}
-	if v.opts.MaxChecks <= 0 {
-		v.opts.MaxChecks = 1000
-	}
-	if v.opts.MaxKeptShare <= 0 {
-		v.opts.MaxKeptShare = 0.8
-	}
-	switch {
-	case v.opts.Relax == 0:
-		v.opts.Relax = 8
-	case v.opts.Relax < 0:
-		v.opts.Relax = 0
-	}
-	if v.opts.Heuristic == nil {
-		v.opts.Heuristic = depgraph.Paper{}
-	}
-	switch opts.Refinement {
-	case "", "monitor", "observer":
-	default:
-		err := fmt.Errorf("unknown refinement %q (%s)", opts.Refinement, strings.Join(Refinements, " or "))
-		return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
+	if err := v.opts.Normalize(); err != nil {
+		return Result{Result: backend.Result{Reason: err.Error()}}, err
 	}
 	if opts.Property != "" {
 		w, err := program.OnlyProperty(p, opts.Property)
@@ -336,7 +336,7 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 
 // deepen is iterative deepening for bugs, as in the built-in backend but
 // shallower: the whole loop runs at unwind 1 and 2 (below Bounds.Unwind)
-// first, each run with at most deepenShare of the CPU time left, and the first
+// first, each run with at most DeepenShare of the CPU time left, and the first
 // violation found is the answer (it is a run of the original program,
 // replayed like any other, found at smaller bounds). A Safe run says
 // nothing about deeper runs; an Unknown one ends the deepening. The
@@ -362,7 +362,7 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	var sets []KeptSet
 	checks := 0
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
-		sctx, cancel := budget.WithShare(ctx, "a shallow run of the deepening", deepenShare, 0)
+		sctx, cancel := budget.WithShare(ctx, "a shallow run of the deepening", DeepenShare, 0)
 		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k), shallow: true}
 		w.opts.Bounds.Unwind = k
 		res, err := w.run(sctx)
@@ -389,9 +389,9 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	return Result{}, false, kept
 }
 
-// deepenShare is the share of the CPU time left (budget.Left) one shallow
+// DeepenShare is the share of the CPU time left (budget.Left) one shallow
 // run of deepen may use.
-const deepenShare = 0.125
+const DeepenShare = 0.125
 
 type verifier struct {
 	p      *program.Program // the original program: counterexamples are replayed on it

@@ -97,7 +97,7 @@ func (v *verifier) strategy(ctx context.Context, g *depgraph.Graph, v0 []depgrap
 		return &observerStrategy{v: v, a: a, kept: names, visible: program.Visible(a), shared: program.SharedVisible(a)}, nil
 	}
 	visible := program.SharedVisible(a)
-	if inc, ok := v.opts.Backend.(backend.Incremental); ok && !v.opts.NoIncremental && !full {
+	if inc, ok := backend.OpenOf(v.opts.Backend); ok && !v.opts.NoIncremental && !full {
 		ia, err := inc.Open(ctx, a, v.opts.Bounds)
 		if err != nil {
 			return nil, err
@@ -344,7 +344,7 @@ func (s *incremental) reconstruct(ctx context.Context, c *cex, it int) (backend.
 	}
 	v.checks++
 	start := time.Now()
-	r, blks, err := v.instP.CheckForced(ctx, s.visible, c.keys, v.opts.Relax)
+	r, blks, err := v.instP.CheckForced(ctx, s.visible, c.keys, max(0, v.opts.Relax))
 	v.recordReconstruct(r, err, time.Since(start))
 	c.blockers = blks
 	return r, err

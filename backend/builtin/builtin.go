@@ -148,6 +148,11 @@ func New(opts Options) backend.Backend {
 
 func (b *builtinBackend) Name() string { return "builtin" }
 
+// Capabilities: incremental, deepening, in-process, every trace followed.
+func (b *builtinBackend) Capabilities() backend.Capabilities {
+	return backend.Capabilities{Incremental: true, Deepens: true}
+}
+
 // Check verifies p under bounds by the symbolic encoding, after iterative
 // deepening (see deepen).
 func (b *builtinBackend) Check(ctx context.Context, p *program.Program, bounds backend.Bounds) (_ backend.Result, err error) {

@@ -30,6 +30,11 @@ func New(opts Options) *Backend {
 // Name implements backend.Backend.
 func (b *Backend) Name() string { return "cbmc" }
 
+// Capabilities: a process per check, whose traces may not be followable.
+func (b *Backend) Capabilities() backend.Capabilities {
+	return backend.Capabilities{External: true, Unfollowable: true}
+}
+
 // Args returns the CBMC flags for the bounds and the data model.
 func Args(m program.DataModel, bd backend.Bounds) []string {
 	args := []string{"--64"}

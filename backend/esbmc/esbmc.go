@@ -29,6 +29,11 @@ func New(opts Options) *Backend {
 // Name implements backend.Backend.
 func (b *Backend) Name() string { return "esbmc" }
 
+// Capabilities: a process per check, whose traces may not be followable.
+func (b *Backend) Capabilities() backend.Capabilities {
+	return backend.Capabilities{External: true, Unfollowable: true}
+}
+
 // Args returns the ESBMC command-line flags for the bounds and the data
 // model, before the file name.
 func Args(m program.DataModel, bd backend.Bounds) []string {

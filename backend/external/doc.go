@@ -31,7 +31,7 @@
 //     main), Job.Check returns an Unknown result and that BadOutput error,
 //     and does nothing more: looking for the violation another way is a
 //     verdict policy, cegpv.Check's (it runs the explicit-state search on
-//     the same program within the same bounds; see searching in the
+//     the same program within the same bounds; see searchUnfollowable in the
 //     module root), so a Go caller of cegpv.Check and the command line get
 //     the same verdict.
 //   - Thread numbering: the checkers number threads by creation, main 0,

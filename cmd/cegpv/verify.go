@@ -72,29 +72,32 @@ type verifyFlags struct {
 	overflow     bool
 }
 
+// register defines the flags, their defaults the library's
+// (cegpv.DefaultCheckOptions).
 func (v *verifyFlags) register(fs *pflag.FlagSet) {
+	d := cegpv.DefaultCheckOptions()
 	v.commonFlags.register(fs)
 	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin, esbmc or cbmc")
 	fs.StringVar(&v.esbmcPath, "esbmc", "", "the esbmc binary for --backend esbmc (default: esbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.cbmcPath, "cbmc", "", "the cbmc binary for --backend cbmc (default: cbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver of the builtin backend: a preset (z3, yices, cvc5) or a command line, words split as by a shell")
 	fs.StringVar(&v.beyondSolver, "beyond-solver", "", "SMT solver of the builtin backend's checks beyond the bounds (--beyond), as --solver (default: yices when installed, else --solver)")
-	fs.StringVar(&v.mode, "mode", "cegpv", "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
-	fs.StringVar(&v.heuristic, "heuristic", "paper", "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
-	fs.IntVar(&v.maxIter, "max-iterations", 4, "spurious counterexamples excluded per abstraction level before it is widened")
-	fs.Float64Var(&v.maxKeptShare, "max-kept-share", 0.8, "an abstraction keeping at least this share of the variables is skipped for a check of the whole program (1: never)")
-	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
-	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
+	fs.StringVar(&v.mode, "mode", d.Mode, "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
+	fs.StringVar(&v.heuristic, "heuristic", d.Heuristic.Name(), "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
+	fs.IntVar(&v.maxIter, "max-iterations", d.MaxIterations, "spurious counterexamples excluded per abstraction level before it is widened")
+	fs.Float64Var(&v.maxKeptShare, "max-kept-share", d.MaxKeptShare, "an abstraction keeping at least this share of the variables is skipped for a check of the whole program (1: never)")
+	fs.IntVar(&v.relax, "relax", d.Relax, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
+	fs.StringVar(&v.refinement, "refinement", d.Refinement, "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
 	fs.StringVar(&v.dump, "dump", "", "directory for every program a backend check was given (check-N.c, as the checker read it) with its log (check-N.log), and, in mode cegpv, every abstract, reconstructed and refined program")
 	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions, and with --unwinding-assertions the unwinding properties of loops and recursive calls) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVarP(&v.jobs, "jobs", "j", 2, "parallel checks for --each-property")
 	fs.BoolVar(&v.overflow, "signed-overflow-check", false, "also check every signed +, -, *, /, %, unary - and << for overflow, as CBMC and ESBMC do: one property per operation, <func>.overflow.<k> (--show-properties lists them)")
 	fs.StringVar(&v.property, "property", "", "check only this property (ids as in --show-properties: main.assertion.1; an unwinding property such as main.unwind.0 is checked with unwinding assertions, for it alone)")
-	fs.IntVar(&v.unwind, "unwind", 5, "loop unwinding and recursion bound")
+	fs.IntVar(&v.unwind, "unwind", d.Bounds.Unwind, "loop unwinding and recursion bound")
 	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices, as CBMC: a run that takes a loop's back edge --unwind times, or calls a function with --unwind activations, violates that loop's or function's unwinding property (<func>.unwind.<k>, <func>.recursion): FALSE with its run; a TRUE is then a proof")
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
-	fs.IntVar(&v.maxThreads, "max-threads", backend.DefaultMaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
+	fs.IntVar(&v.maxThreads, "max-threads", d.Bounds.MaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
 	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
 	fs.IntVar(&v.memlimit, "memlimit", 0, "memory limit in MB for the whole check, cegpv and its solvers and checkers together (their resident sets, summed every 100 ms): past it they are killed and the verdict is UNKNOWN (out of memory); 0: none")
@@ -103,8 +106,8 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.BoolVar(&v.noGeneralise, "no-generalise", false, "exclude each spurious counterexample as it is (its whole sequence of visible steps), without first generalising it to fewer labels with the explicit-state search (monitor refinement over a backend that is not incremental)")
-	secondsVar(fs, &v.beyond, "beyond", 20*time.Second, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
-	secondsVar(fs, &v.probe, "probe", cegpv.DefaultProbe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
+	secondsVar(fs, &v.beyond, "beyond", d.Beyond, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
+	secondsVar(fs, &v.probe, "probe", d.Probe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
 	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored and returned and the shared values read, each with where it was stored) or steps (every step of the program model, temporaries and every read included); --trace alone is --trace=steps")
 	fs.Lookup("trace").NoOptDefVal = report.TraceSteps
 	fs.StringVar(&v.propertyFile, "propertyfile", "", "SV-COMP property file (.prp): unreach-call (__VERIFIER_error or reach_error) is checked; any other property is UNKNOWN (exit 7)")
@@ -112,7 +115,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.version, "version", false, "print the version and exit")
 	fs.MarkHidden("version")
 	fs.StringVar(&v.html, "html", "", "also write the verdict as a self-contained HTML page to this file: the counterexample with one column per thread, the violated property, the CEGPV summary")
-	fs.BoolVar(&v.explicit, "explicit", true, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
+	fs.BoolVar(&v.explicit, "explicit", !d.NoExplicit, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
 	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
 	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "rounds", "each-property", "jobs")
 	grouped(fs, groupBounds, "unwind", "unwinding-assertions", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
@@ -425,20 +428,12 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	if vf.mode == cegpv.ModeCEGPV && err != nil {
 		return cegpv.CheckOptions{}, err
 	}
-	beyond := vf.beyond
-	if beyond <= 0 {
-		beyond = -1 // --beyond 0: off
-	}
-	probe := vf.probe
-	if probe <= 0 {
-		probe = -1 // --probe 0: off
-	}
 	return cegpv.CheckOptions{
 		Options: loop.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
 			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
 		Mode:       vf.mode,
-		Beyond:     beyond,
-		Probe:      probe,
+		Beyond:     vf.beyond, // 0: off, as in the library
+		Probe:      vf.probe,
 		NoExplicit: !vf.explicit,
 	}, nil
 }
