@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // paste the new output into the README.
 func TestReadmeExample(t *testing.T) {
 	needZ3CLI(t)
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestReadmeExample(t *testing.T) {
 	if !ok {
 		t.Fatal("README.md: the example's block is not closed")
 	}
-	t.Chdir("../..") // the README's paths are the repository's
+	t.Chdir("..") // the README's paths are the repository's
 	code, got, errs := cliRun(t, "verify", "testdata/progs/lazy_counter_unsafe.c")
 	if code != exitUnsafe {
 		t.Fatalf("exit %d, want %d: %s", code, exitUnsafe, errs)

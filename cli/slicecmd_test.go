@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 // TestDepgraphAndSliceCommands runs the depgraph and slice commands in
 // process on a program of testdata/progs.
 func TestDepgraphAndSliceCommands(t *testing.T) {
-	const file = "../../testdata/progs/paper_fig2.c"
+	const file = "../testdata/progs/paper_fig2.c"
 	for _, tc := range []struct {
 		args []string
 		code int

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -192,7 +192,7 @@ int main(void) {
 // --show-properties lists every assertion with its id, file:line and
 // function, in CBMC's words and as JSON, and checks nothing.
 func TestShowProperties(t *testing.T) {
-	f := "../../testdata/progs/peterson_broken_unsafe.c"
+	f := "../testdata/progs/peterson_broken_unsafe.c"
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"verify", "--show-properties", f}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -220,7 +220,7 @@ func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(
 // 1) naming the flag; a missing file or a directory is rejected input
 // (exit 6), not UNKNOWN.
 func TestVerifyRejects(t *testing.T) {
-	file := "../../testdata/progs/lazy_counter_unsafe.c"
+	file := "../testdata/progs/lazy_counter_unsafe.c"
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -257,7 +257,7 @@ func TestVerifyInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(errors.New("interrupt signal received"))
 	var out, errb bytes.Buffer
-	code := run(ctx, []string{"verify", "../../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
+	code := run(ctx, []string{"verify", "../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
 	if code != exitUnknown || !strings.Contains(out.String(), "interrupted: ") || !strings.Contains(out.String(), "interrupt signal received") || strings.Contains(out.String(), "timeout") {
 		t.Errorf("exit %d; output:\n%s%s", code, out.String(), errb.String())
 	}
@@ -310,15 +310,15 @@ func TestVerifySVCOMP(t *testing.T) {
 		t.Skip("z3 not installed")
 	}
 	dir := t.TempDir()
-	prp := "../../testdata/svcomp/unreach-call-2015.prp"
+	prp := "../testdata/svcomp/unreach-call-2015.prp"
 	for _, tc := range []struct {
 		file, witness, last, inWitness string
 		code                           int
 	}{
-		{"../../testdata/progs/lazy_counter_unsafe.c", "v.graphml", "FALSE(unreach-call)", "violation_witness", exitUnsafe},
-		{"../../testdata/progs/lazy_counter_unsafe.c", "v.yml", "FALSE(unreach-call)", "violation_sequence", exitUnsafe},
-		{"../../testdata/progs/locked_counter_safe.c", "c.graphml", "TRUE", "correctness_witness", exitSafe},
-		{"../../testdata/progs/locked_counter_safe.c", "c.yml", "TRUE", "entry_type: invariant_set", exitSafe},
+		{"../testdata/progs/lazy_counter_unsafe.c", "v.graphml", "FALSE(unreach-call)", "violation_witness", exitUnsafe},
+		{"../testdata/progs/lazy_counter_unsafe.c", "v.yml", "FALSE(unreach-call)", "violation_sequence", exitUnsafe},
+		{"../testdata/progs/locked_counter_safe.c", "c.graphml", "TRUE", "correctness_witness", exitSafe},
+		{"../testdata/progs/locked_counter_safe.c", "c.yml", "TRUE", "entry_type: invariant_set", exitSafe},
 	} {
 		var out, errb bytes.Buffer
 		w := filepath.Join(dir, tc.witness)
@@ -333,7 +333,7 @@ func TestVerifySVCOMP(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"verify", "--propertyfile", "../../testdata/svcomp/valid-memsafety.prp", "../../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
+	code := run(context.Background(), []string{"verify", "--propertyfile", "../testdata/svcomp/valid-memsafety.prp", "../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
 	if code != exitUnsupportedProperty || !strings.HasSuffix(strings.TrimSpace(out.String()), "UNKNOWN: unsupported property valid-memsafety (cegpv checks unreach-call)") {
 		t.Errorf("memsafety: exit %d, output %q", code, out.String())
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestVerifyHTML(t *testing.T) {
 	}
 	page := filepath.Join(t.TempDir(), "cex.html")
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"verify", "--probe", "0", "--html", page, "../../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
+	code := run(context.Background(), []string{"verify", "--probe", "0", "--html", page, "../testdata/progs/lazy_counter_unsafe.c"}, &out, &errb)
 	if code != exitUnsafe {
 		t.Fatalf("exit %d, want %d\n%s%s", code, exitUnsafe, out.String(), errb.String())
 	}

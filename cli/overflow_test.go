@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func TestSignedOverflowFlag(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed")
 	}
-	const f = "../../testdata/overflow/progs/neg_unsafe.c"
+	const f = "../testdata/overflow/progs/neg_unsafe.c"
 	var out, errb bytes.Buffer
 	run(context.Background(), []string{"verify", "--show-properties", "--signed-overflow-check", f}, &out, &errb)
 	if !strings.Contains(out.String(), "Property negate.overflow.1:") || !strings.Contains(out.String(), "arithmetic overflow on signed unary minus in ") {

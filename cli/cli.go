@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The command line is built on cobra and pflag (github.com/spf13): GNU
 // flags (--unwind 3, --unwind=3, -j 2, -v -v), help on standard output

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -56,7 +56,7 @@ func TestBenchRun(t *testing.T) {
 	// bench runs `self verify`: the test binary runs the CLI then (TestMain)
 	t.Setenv(benchSelfEnv, "1")
 	dir := t.TempDir()
-	abs, _ := filepath.Abs("../../testdata/progs")
+	abs, _ := filepath.Abs("../testdata/progs")
 	progs, err := filepath.Rel(dir, abs) // manifest paths are relative to its directory
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestBenchRun(t *testing.T) {
 // status of each run set.
 func tableGenerator(t *testing.T, dir string, xmls ...string) {
 	t.Helper()
-	tg, err := filepath.Abs("../../.tools/venv/bin/table-generator")
+	tg, err := filepath.Abs("../.tools/venv/bin/table-generator")
 	if err == nil {
 		_, err = os.Stat(tg)
 	}
@@ -182,7 +182,7 @@ func TestBenchMissingFiles(t *testing.T) {
 func TestBenchReport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.html")
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"bench-report", "--out", out, "../../report/testdata/bench/a/results.json", "../../report/testdata/bench/b/results.csv"}, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"bench-report", "--out", out, "../report/testdata/bench/a/results.json", "../report/testdata/bench/b/results.csv"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	b, err := os.ReadFile(out)
@@ -198,7 +198,7 @@ func TestBenchReport(t *testing.T) {
 // expected verdict from each task's unreach-call property; a manifest as
 // before.
 func TestBenchTaskDefinitions(t *testing.T) {
-	tasks, err := benchTasks([]string{"../../tools/benchexec/tasks"})
+	tasks, err := benchTasks([]string{"../tools/benchexec/tasks"})
 	if err != nil || len(tasks) != 6 {
 		t.Fatalf("%d tasks, %v", len(tasks), err)
 	}
@@ -211,10 +211,10 @@ func TestBenchTaskDefinitions(t *testing.T) {
 			t.Errorf("%+v", tk)
 		}
 	}
-	if _, err := benchTasks([]string{"../../testdata/svcomp/spin_ticket_unsafe.yml"}); err != nil {
+	if _, err := benchTasks([]string{"../testdata/svcomp/spin_ticket_unsafe.yml"}); err != nil {
 		t.Errorf("one task file: %v", err)
 	}
-	if _, err := benchTasks([]string{"../../testdata/progs"}); err == nil {
+	if _, err := benchTasks([]string{"../testdata/progs"}); err == nil {
 		t.Errorf("a directory without task definitions was accepted")
 	}
 }
@@ -223,7 +223,7 @@ func TestBenchTaskDefinitions(t *testing.T) {
 // unreach-call property.
 func TestVerifyTaskDefinition(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"verify", "--unwind", "3", "../../tools/benchexec/tasks/lazy_counter_unsafe.yml"}, &out, &errb)
+	code := run(context.Background(), []string{"verify", "--unwind", "3", "../tools/benchexec/tasks/lazy_counter_unsafe.yml"}, &out, &errb)
 	if code != exitUnsafe || !strings.HasSuffix(out.String(), "FALSE(unreach-call) property main.assertion.1\n") || !strings.Contains(out.String(), "lazy_counter_unsafe.c") {
 		t.Errorf("exit %d\n%s%s", code, out.String(), errb.String())
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -86,7 +86,7 @@ func TestHelp(t *testing.T) {
 // command when one is near) and where the help is, on stderr, exit 1,
 // before any work: nothing on stdout.
 func TestUsageErrors(t *testing.T) {
-	prog := "../../testdata/progs/lazy_counter_unsafe.c"
+	prog := "../testdata/progs/lazy_counter_unsafe.c"
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -133,7 +133,7 @@ func TestUsageErrors(t *testing.T) {
 // the Go-style single-dash long flags of earlier versions, --flag=value.
 func TestCommandLineForms(t *testing.T) {
 	needZ3CLI(t)
-	prog := "../../testdata/progs/lazy_counter_unsafe.c"
+	prog := "../testdata/progs/lazy_counter_unsafe.c"
 	for _, args := range [][]string{
 		{prog, "--timeout", "30", "--unwind", "3"},
 		{"--timeout", "30", "--unwind", "3", prog},

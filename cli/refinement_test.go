@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 // The --refinement flag of verify: the observer pairing finds the bug of
 // the paper's example, an unknown value is a usage error.
 func TestVerifyRefinementFlag(t *testing.T) {
-	const file = "../../testdata/progs/paper_fig2.c"
+	const file = "../testdata/progs/paper_fig2.c"
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"verify", "--refinement", "nonsense", file}, &out, &errb); code != exitUsage {
 		t.Errorf("--refinement nonsense: exit %d, want %d", code, exitUsage)

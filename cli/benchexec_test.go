@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func TestBenchExec(t *testing.T) {
 		t.Skip("runs BenchExec: set CEGPV_BENCHEXEC=1")
 	}
 	tool := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(tool, "bin", "cegpv"), ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(tool, "bin", "cegpv"), "../cmd/cegpv").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

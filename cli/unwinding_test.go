@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestVerifyUnwindingAssertions(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed")
 	}
-	f := "../../testdata/progs/locked_counter_safe.c"
+	f := "../testdata/progs/locked_counter_safe.c"
 	for _, tc := range []struct {
 		args []string
 		code int

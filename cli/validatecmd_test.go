@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func TestValidateOwnWitness(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed (make deps installs it)")
 	}
-	f := "../../testdata/progs/lazy_counter_unsafe.c"
+	f := "../testdata/progs/lazy_counter_unsafe.c"
 	for _, ext := range []string{".graphml", ".yml"} {
 		w := filepath.Join(t.TempDir(), "w"+ext)
 		var out, errb bytes.Buffer
