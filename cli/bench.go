@@ -40,6 +40,7 @@ type benchFlags struct {
 	limit             int
 	outDir            string
 	extra             string
+	loopOnly          bool
 }
 
 func newBenchCmd(c *cli) *cobra.Command {
@@ -63,7 +64,8 @@ output (out/) into --out (docs/benchmarking.md).`)
 	fs.IntVar(&bf.limit, "limit", 0, "at most this many tasks (0: all)")
 	fs.StringVar(&bf.outDir, "out", "bench-out", "directory for results.csv, results.json, report.html and each task's output (out/)")
 	fs.StringVar(&bf.extra, "verify-flags", "", "extra flags passed to every cegpv verify run")
-	grouped(fs, groupBench, "modes", "heuristics", "jobs", "verify-flags")
+	fs.BoolVar(&bf.loopOnly, "loop-only", false, "every run is the CEGPV loop alone (verify --loop-only: no probe, no explicit search, no search beyond the bounds; --modes defaults to cegpv then and every mode must be cegpv): how the algorithm itself and its heuristics are measured (docs/benchmarking.md)")
+	grouped(fs, groupBench, "modes", "heuristics", "loop-only", "jobs", "verify-flags")
 	grouped(fs, groupBounds, "timeout", "memlimit", "unwind")
 	grouped(fs, groupInput, "category", "match", "limit")
 	grouped(fs, groupOutput, "out")
@@ -82,12 +84,21 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 	}
 	modes, heuristics, jobs, timeout, unwind := &bf.modes, &bf.heuristics, &bf.jobs, &bf.timeout, &bf.unwind
 	category, match, limit, outDir, extra := &bf.category, &bf.match, &bf.limit, &bf.outDir, &bf.extra
-	if *heuristics != "" && !cmd.Flags().Changed("modes") {
+	if (*heuristics != "" || bf.loopOnly) && !cmd.Flags().Changed("modes") {
 		*modes = cegpv.ModeCEGPV
 	}
 	modeList, err := benchModes(*modes, *heuristics)
 	if err != nil {
 		return exitUsage, usageError{err}
+	}
+	extraFlags := strings.Fields(*extra)
+	if bf.loopOnly {
+		for _, m := range modeList {
+			if base, _, _, _ := splitMode(m); base != cegpv.ModeCEGPV {
+				return exitUsage, usagef("--loop-only with mode %q: every mode must be cegpv", m)
+			}
+		}
+		extraFlags = append(extraFlags, "--loop-only")
 	}
 	tasks, err := benchTasks(pos)
 	if err != nil {
@@ -134,7 +145,7 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 		for j, m := range modeList {
 			idx := i*len(modeList) + j
 			g.Go(func() error {
-				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, bf.memlimit, strings.Fields(*extra), *outDir)
+				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, bf.memlimit, extraFlags, *outDir)
 				rows[idx], loops[idx] = r, loop
 				prog.Finish(r, fmt.Sprintf("%-8s %-20s %-15s %6.2fs %s", m, r.Result, r.Status, r.CPUSec, t.File))
 				mu.Lock()

@@ -19,6 +19,9 @@ import (
 func benchMeta(bf *benchFlags, start time.Time) report.Meta {
 	m := report.Meta{Tool: "cegpv", Version: svcomp.Version(), Date: start.Format(time.RFC3339), Cores: runtime.NumCPU(),
 		TimeLimit: bf.timeout.Seconds(), MemLimit: int64(bf.memlimit) << 20, Jobs: bf.jobs, Options: strings.TrimSpace("--unwind " + strconv.Itoa(bf.unwind) + " " + bf.extra)}
+	if bf.loopOnly {
+		m.Options += " --loop-only"
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.revision" {

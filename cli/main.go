@@ -53,11 +53,17 @@ const (
 	exitUnsupportedProperty = 7
 )
 
-// Main runs the command line args (without the program's name) and
-// returns the exit code; it ends on SIGINT and SIGTERM. A program that
-// calls it must pass the same args to the same binary: bench runs its
-// checks as child processes of os.Executable (`self verify ...`).
-func Main(args []string) int {
+// Main runs the command line args (without the program's name) with the
+// heuristics of reg (nil: none but the built-in ones) and returns the
+// exit code; it ends on SIGINT and SIGTERM. bench runs its checks as
+// child processes of the same binary (os.Executable, `self verify ...`),
+// so a program that calls Main must register the same heuristics on
+// every start (in main, before Main), as examples/heuristic does.
+func Main(args []string, reg *Registry) int {
+	if err := reg.install(); err != nil {
+		fmt.Fprintf(os.Stderr, "cegpv: registry: %v\n", err)
+		return exitUsage
+	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// a task's budget is 2 GiB with its solver (issue 3); the
 		// encoding and the explicit search give up at 1 GiB and 768 MiB

@@ -60,6 +60,7 @@ type verifyFlags struct {
 	noGeneralise bool
 	sanity       bool
 	explicit     bool
+	loopOnly     bool
 	beyond       time.Duration
 	probe        time.Duration
 	trace        string
@@ -113,8 +114,9 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.MarkHidden("version")
 	fs.StringVar(&v.html, "html", "", "also write the verdict as a self-contained HTML page to this file: the counterexample with one column per thread, the violated property, the CEGPV summary")
 	fs.BoolVar(&v.explicit, "explicit", true, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
+	fs.BoolVar(&v.loopOnly, "loop-only", false, "the CEGPV loop alone, to measure the algorithm itself (docs/benchmarking.md): --mode cegpv --probe 0 --explicit=false --beyond 0, over any backend; a verdict another engine decides (the backend alone after a counterexample the loop cannot follow) is UNKNOWN, so every TRUE and FALSE is the loop's")
 	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
-	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "rounds", "each-property", "jobs")
+	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "loop-only", "rounds", "each-property", "jobs")
 	grouped(fs, groupBounds, "unwind", "unwinding-assertions", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
 	grouped(fs, groupLoop, "heuristic", "refinement", "max-iterations", "max-kept-share", "relax", "no-generalise", "sanity", "dump")
 	grouped(fs, groupOutput, "trace", "json", "html", "witness")
@@ -146,6 +148,9 @@ func (v *verifyFlags) validate() error {
 	}
 	if _, err := depgraph.Lookup(v.heuristic); err != nil {
 		return fmt.Errorf("--heuristic: %v", err)
+	}
+	if err := v.loopOnlyFlags(); err != nil {
+		return err
 	}
 	if v.each && v.html != "" {
 		return fmt.Errorf("--each-property with --html: the page shows one property's result; check that property with --property ID --html FILE")
@@ -366,8 +371,54 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	if err != nil {
 		return unknown(err)
 	}
-	o.Fill(cegpv.Check(ctx, p, opts))
+	rep := cegpv.Check(ctx, p, opts)
+	if vf.loopOnly {
+		loopOnly(rep)
+	}
+	o.Fill(rep)
 	return o
+}
+
+// loopOnlyFlags sets what --loop-only stands for (--mode cegpv --probe 0
+// --explicit=false --beyond 0) and rejects the flags that contradict it
+// or that make an engine other than the loop decide: the unwinding
+// properties are checked on the whole program after the loop, and
+// --each-property's verdict is not one run of the loop.
+func (v *verifyFlags) loopOnlyFlags() error {
+	if !v.loopOnly {
+		return nil
+	}
+	changed := func(name string) bool { return v.fs != nil && v.fs.Changed(name) }
+	switch {
+	case v.mode != cegpv.ModeCEGPV:
+		return fmt.Errorf("--loop-only with --mode %s: the loop is mode cegpv", v.mode)
+	case changed("probe") && v.probe > 0:
+		return fmt.Errorf("--loop-only with --probe %v: the probe is the backend alone on the whole program (--probe 0)", v.probe)
+	case changed("explicit") && v.explicit:
+		return fmt.Errorf("--loop-only with --explicit: the explicit-state search races the loop (--explicit=false)")
+	case changed("beyond") && v.beyond > 0:
+		return fmt.Errorf("--loop-only with --beyond %v: the search beyond the bounds is not the loop (--beyond 0)", v.beyond)
+	case v.unwindAsrt:
+		return fmt.Errorf("--loop-only with --unwinding-assertions: the unwinding properties are checked on the whole program after the loop, not by it")
+	case v.each:
+		return fmt.Errorf("--loop-only with --each-property: check one property at a time (--property ID)")
+	}
+	v.probe, v.explicit, v.beyond = 0, false, 0
+	return nil
+}
+
+// loopOnly makes a verdict that an engine other than the CEGPV loop
+// decided UNKNOWN (--loop-only): with the probe, the explicit search and
+// the search beyond the bounds off, that is the backend alone on the
+// program after a counterexample the loop cannot follow
+// (backend.ErrUnfollowable). An UNKNOWN is always sound (design.md §5).
+func loopOnly(rep *cegpv.Report) {
+	if rep.Verdict == backend.Unknown || rep.DecidedBy == cegpv.ByLoop {
+		return
+	}
+	rep.Reason = fmt.Sprintf("--loop-only: %s decided %s, not the CEGPV loop", rep.DecidedBy, rep.Verdict)
+	rep.Verdict, rep.Property, rep.Proof, rep.ProofBy, rep.Run, rep.DecidedBy = backend.Unknown, "", false, "", nil, ""
+	rep.FoundWithin, rep.FoundBeyond, rep.Overflows = nil, "", nil
 }
 
 // checkProgram rejects the flags that name something the program does

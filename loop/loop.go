@@ -417,18 +417,11 @@ type verifier struct {
 }
 
 // levels returns the heuristics of the successive abstraction levels: the
-// chosen one, then wider ones, ending with every variable.
+// chosen one, then its ladder (depgraph.Levels: the heuristic's own
+// widening when it is a depgraph.Ladder, then cone), ending with every
+// variable.
 func (v *verifier) levels() []depgraph.Heuristic {
-	hs := []depgraph.Heuristic{v.opts.Heuristic}
-	switch h := v.opts.Heuristic.(type) {
-	case depgraph.Paper:
-		hs = append(hs, depgraph.Steps{K: 1}, depgraph.Steps{K: 2}, depgraph.Steps{K: 4})
-	case depgraph.Steps:
-		for k := h.K*2 + 1; k <= 8; k *= 2 {
-			hs = append(hs, depgraph.Steps{K: k})
-		}
-	}
-	return append(hs, depgraph.Cone{}, everyVar{})
+	return append(depgraph.Levels(v.opts.Heuristic), everyVar{})
 }
 
 // everyVar keeps every variable: the last level, where A is P.

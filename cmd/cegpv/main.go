@@ -10,4 +10,4 @@ import (
 	"cegpv.dev/cegpv/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:])) }
+func main() { os.Exit(cli.Main(os.Args[1:], nil)) }
