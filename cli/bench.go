@@ -384,6 +384,7 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		Reason   string          `json:"reason"`
 		RSSKB    float64         `json:"children_peak_rss_kb"`
 		CEGPV    json.RawMessage `json:"cegpv"`
+		By       string          `json:"decided_by"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &o); err != nil {
 		r.Reason = fmt.Sprintf("no result (%v): %s", runErr, lastLine(errb.String()))
@@ -403,6 +404,10 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 		}
 		if len(o.CEGPV) > 0 && string(o.CEGPV) != "null" {
 			loop = o.CEGPV
+		}
+		r.DecidedBy = o.By
+		if err := r.FillLoop(o.CEGPV); err != nil {
+			r.Reason = fmt.Sprintf("%s (loop statistics: %v)", r.Reason, err)
 		}
 	}
 	report.Classify(&r)

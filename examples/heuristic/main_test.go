@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -77,11 +78,43 @@ func TestExample(t *testing.T) {
 		if r[col["status"]] != "correct" {
 			t.Errorf("%s %s: %s (%s)", r[col["file"]], r[col["mode"]], r[col["status"]], r[col["reason"]])
 		}
+		checkLoopColumns(t, col, r)
 	}
 	if seen["cegpv/shared1"] != 3 || seen["cegpv/paper"] != 3 {
 		t.Errorf("modes %v, want 3 rows of cegpv/paper and of cegpv/shared1", seen)
 	}
 	if b, _ := os.ReadFile(filepath.Join(res, "report.html")); !strings.Contains(string(b), "cegpv/shared1") {
 		t.Errorf("report.html does not name cegpv/shared1")
+	}
+}
+
+// checkLoopColumns checks the loop's figures of a row of results.csv in
+// loop-only mode: every verdict is the loop's, which ran at least one
+// level and iteration and kept a part of the program's variables.
+func checkLoopColumns(t *testing.T, col map[string]int, r []string) {
+	t.Helper()
+	num := func(name string) float64 {
+		i, ok := col[name]
+		if !ok {
+			t.Fatalf("results.csv has no column %s", name)
+		}
+		f, err := strconv.ParseFloat(r[i], 64)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return f
+	}
+	what := r[col["file"]] + " " + r[col["mode"]]
+	if by := r[col["decided_by"]]; by != "the CEGPV loop" {
+		t.Errorf("%s: decided by %q, want the loop", what, by)
+	}
+	if num("levels") < 1 || num("iterations") < 1 || num("spurious") > num("iterations") {
+		t.Errorf("%s: %v levels, %v iterations, %v spurious", what, num("levels"), num("iterations"), num("spurious"))
+	}
+	if kept, of, share := num("kept_vars"), num("program_vars"), num("kept_share"); kept < 1 || kept > of || share <= 0 || share > 1 {
+		t.Errorf("%s: kept %v of %v variables, share %v", what, kept, of, share)
+	}
+	if num("abstract_seconds") <= 0 {
+		t.Errorf("%s: no time in abstract checks", what)
 	}
 }
