@@ -41,6 +41,7 @@ type benchFlags struct {
 	outDir            string
 	extra             string
 	loopOnly          bool
+	dump              bool
 }
 
 func newBenchCmd(c *cli) *cobra.Command {
@@ -68,7 +69,8 @@ output (out/) into --out (docs/benchmarking.md).`)
 	grouped(fs, groupBench, "modes", "heuristics", "loop-only", "jobs", "verify-flags")
 	grouped(fs, groupBounds, "timeout", "memlimit", "unwind")
 	grouped(fs, groupInput, "category", "match", "limit")
-	grouped(fs, groupOutput, "out")
+	fs.BoolVar(&bf.dump, "dump", false, "every run dumps its programs, backend logs, kept sets and labels with their source lines (verify --dump) into a directory of its own, dump/TASK.MODE in --out (never overwritten: a new numbered directory when it exists)")
+	grouped(fs, groupOutput, "out", "dump")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		code, err := runBench(c, cmd, &bf, args)
 		c.code = code
@@ -145,7 +147,7 @@ func runBench(c *cli, cmd *cobra.Command, bf *benchFlags, pos []string) (int, er
 		for j, m := range modeList {
 			idx := i*len(modeList) + j
 			g.Go(func() error {
-				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, bf.memlimit, extraFlags, *outDir)
+				r, loop := benchOne(gctx, self, t, m, *unwind, *timeout, bf.memlimit, extraFlags, *outDir, bf.dump)
 				rows[idx], loops[idx] = r, loop
 				prog.Finish(r, fmt.Sprintf("%-8s %-20s %-15s %6.2fs %s", m, r.Result, r.Status, r.CPUSec, t.File))
 				mu.Lock()
@@ -332,7 +334,7 @@ func filterTasks(tasks []manifest.Task, category, match string, limit int) []man
 // it waited for: the solver); the verdict's JSON also reports the
 // solver's peak. loop is the CEGPV loop's statistics of the JSON (nil in
 // plain mode).
-func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, memMB int, extra []string, outDir string) (r report.Row, loop json.RawMessage) {
+func benchOne(ctx context.Context, self string, t manifest.Task, mode string, unwind int, timeout time.Duration, memMB int, extra []string, outDir string, dump bool) (r report.Row, loop json.RawMessage) {
 	r = report.Row{File: t.File, Category: t.Category, Expected: t.Expected, Mode: mode, Verdict: "UNKNOWN"}
 	base, be, h, _ := splitMode(mode)
 	name := strings.NewReplacer("/", "_", "@", "_").Replace(t.File + "." + mode)
@@ -344,6 +346,9 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	}
 	if h != "" {
 		args = append(args, "--heuristic", h)
+	}
+	if dump {
+		args = append(args, "--dump", filepath.Join(outDir, "dump", name))
 	}
 	if memMB > 0 {
 		args = append(args, "--memlimit", strconv.Itoa(memMB))

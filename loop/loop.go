@@ -414,6 +414,8 @@ type verifier struct {
 	// run (once per run); explorable caches whether the search applies
 	limitTried bool
 	explorable *bool
+	// sources: every label's source line, for the dumps (Sources)
+	sources map[program.Label]string
 }
 
 // levels returns the heuristics of the successive abstraction levels: the
@@ -457,6 +459,9 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 			name = "all"
 		}
 		v.sets = append(v.sets, KeptSet{Unwind: v.opts.Bounds.Unwind, Level: v.level, Heuristic: name, Of: len(g.Vars), Kept: v0})
+		if v.opts.Dump != "" {
+			v.dumpText(fmt.Sprintf("L%d-kept.txt", v.level), keptText(v.sets[len(v.sets)-1], g))
+		}
 		s, err := v.strategy(ctx, g, v0, full)
 		if err != nil {
 			return Result{Kept: v0}, err
@@ -592,7 +597,13 @@ func (v *verifier) dumpText(name, text string) {
 		v.log.Warn("dump", "error", err)
 		return
 	}
-	if err := os.WriteFile(v.dumpPath(name), []byte(text), 0o644); err != nil {
+	if v.sources == nil {
+		v.sources = Sources(v.p)
+		if err := os.WriteFile(filepath.Join(v.opts.Dump, "sources.txt"), []byte(sourcesText(v.p, v.sources)), 0o644); err != nil {
+			v.log.Warn("dump", "file", "sources.txt", "error", err)
+		}
+	}
+	if err := os.WriteFile(v.dumpPath(name), []byte(annotate(text, v.sources)), 0o644); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
 }
