@@ -23,7 +23,7 @@
 //	    UNSAFE  → the run mapped back to P, replayed on P → UNSAFE
 //	    UNKNOWN → UNKNOWN(reason)
 //	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
-//	  V0 := a wider heuristic's choice    (the last level keeps every variable)
+//	  V0 := the next heuristic's choice on the ladder (depgraph.Levels; the last level keeps every variable)
 //
 // Before labels(π) is added to R, the code-to-code loop generalises it
 // (generalise.go): it adds the pattern (W, labels(π)|W) for a small label
