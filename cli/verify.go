@@ -87,7 +87,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&v.maxKeptShare, "max-kept-share", 0.8, "an abstraction keeping at least this share of the variables is skipped for a check of the whole program (1: never)")
 	fs.IntVar(&v.relax, "relax", 8, "after a spurious counterexample, retry the original program this many times with the core of the failed forced check dropped (built-in backend)")
 	fs.StringVar(&v.refinement, "refinement", "monitor", "how spurious counterexamples are removed: monitor (order-only reconstruction, trie monitor of label sequences) or observer (values-and-order reconstruction, the paper's observer/controller)")
-	fs.StringVar(&v.dump, "dump", "", "directory (created; when it exists, the first of DIR.1, DIR.2, ... that does not: never overwritten) for every program a backend check was given (check-N.c, as the checker read it) with its log (check-N.log), and, in mode cegpv, every abstract, reconstructed and refined program, the kept set of every level (uU-LN-kept.txt), the blockers of every spurious counterexample with the source line beside each label, and every label with its file:line and source text (sources.txt)")
+	fs.StringVar(&v.dump, "dump", "", "directory (created; when it exists and is not empty, the first of DIR.1, DIR.2, ... that does not or is empty: never overwritten) for every program a backend check was given (check-N.c, as the checker read it) with its log (check-N.log), and, in mode cegpv, every abstract, reconstructed and refined program, the kept set of every level (uU-LN-kept.txt), the blockers of every spurious counterexample with the source line beside each label, and every label with its file:line and source text (sources.txt)")
 	fs.BoolVar(&v.showProps, "show-properties", false, "list the properties (assertions, and with --unwinding-assertions the unwinding properties of loops and recursive calls) with their ids, file:line and function, as CBMC's --show-properties, and exit")
 	fs.BoolVar(&v.each, "each-property", false, "check every property separately (in parallel with -j)")
 	fs.IntVarP(&v.jobs, "jobs", "j", 2, "parallel checks for --each-property")
@@ -391,8 +391,9 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 	return o
 }
 
-// freshDir creates the directory dir, or, when it exists, the first of
-// dir.1, dir.2, ... that does not: a dump never overwrites another.
+// freshDir creates the directory dir, or, when it exists and is not
+// empty, the first of dir.1, dir.2, ... that does not exist or is empty:
+// a dump never overwrites another.
 func freshDir(dir string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return "", err
@@ -408,6 +409,9 @@ func freshDir(dir string) (string, error) {
 		}
 		if !os.IsExist(err) {
 			return "", err
+		}
+		if ents, err := os.ReadDir(d); err == nil && len(ents) == 0 {
+			return d, nil // empty: nothing to overwrite
 		}
 	}
 }
