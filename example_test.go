@@ -59,10 +59,14 @@ func (assertionOnly) Choose(g *depgraph.Graph, target []depgraph.Var) []depgraph
 // do) and run by cegpv.Check; the report's KeptSets list the variables
 // every abstraction level kept (the deepening's shallow runs first, here
 // turned off) and Iterations every iteration. For `cegpv bench
-// --heuristics paper,assertion-only`, register it in an init function of
-// a file in cmd/cegpv: bench runs `cegpv verify` as a child process.
+// --heuristics paper,assertion-only`, run the command line from your own
+// program with it registered, cli.Main(args, reg) (examples/heuristic):
+// bench runs `self verify` as a child process.
 func Example_registerHeuristic() {
-	depgraph.Register(assertionOnly{})
+	if err := depgraph.Register(assertionOnly{}); err != nil {
+		fmt.Println(err)
+		return
+	}
 	h, err := depgraph.Lookup("assertion-only")
 	if err != nil {
 		fmt.Println(err)

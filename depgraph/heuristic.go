@@ -19,10 +19,55 @@ type Heuristic interface {
 	Choose(g *Graph, target []Var) []Var
 }
 
+// Ladder is a heuristic that names its own widening: Wider returns the
+// heuristics of the abstraction levels the CEGPV loop tries after its
+// own, narrowest first. The loop ends every ladder with Cone and the
+// whole program, and skips a level that keeps no more variables than
+// the one before it, so a ladder need not be monotone to be sound (a
+// level is only ever a smaller slice of the same program). A heuristic
+// that is not a Ladder widens to Cone directly.
+type Ladder interface {
+	Heuristic
+	Wider() []Heuristic
+}
+
+// WithLadder is h with the widening ladder wider (h's own, if it has one,
+// is replaced): how a program registers a heuristic together with a
+// ladder of its choice (cli.Registry).
+func WithLadder(h Heuristic, wider ...Heuristic) Ladder {
+	return laddered{h, append([]Heuristic(nil), wider...)}
+}
+
+type laddered struct {
+	Heuristic
+	wider []Heuristic
+}
+
+func (l laddered) Wider() []Heuristic { return l.wider }
+
+// Levels is the ladder of h: h, the heuristics of its Wider when it is
+// a Ladder, then Cone (the loop adds the whole program).
+func Levels(h Heuristic) []Heuristic {
+	hs := []Heuristic{h}
+	if l, ok := h.(Ladder); ok {
+		hs = append(hs, l.Wider()...)
+	}
+	return append(hs, Cone{})
+}
+
 // Steps keeps the target variables and those at most K edges behind them.
 type Steps struct{ K int }
 
 func (h Steps) Name() string { return fmt.Sprintf("steps%d", h.K) }
+
+// Wider is steps(2K+1), then doubling K, up to steps8.
+func (h Steps) Wider() []Heuristic {
+	var hs []Heuristic
+	for k := h.K*2 + 1; k <= 8; k *= 2 {
+		hs = append(hs, Steps{K: k})
+	}
+	return hs
+}
 
 func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, h.K, 0) }
 
@@ -39,6 +84,9 @@ func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, 
 type Paper struct{}
 
 func (Paper) Name() string { return "paper" }
+
+// Wider is steps1, steps2, steps4: the paper's widening.
+func (Paper) Wider() []Heuristic { return []Heuristic{Steps{K: 1}, Steps{K: 2}, Steps{K: 4}} }
 
 func (Paper) Choose(g *Graph, target []Var) []Var { return g.backward(target, 1, Data|Call|Sync|Loop) }
 
@@ -185,8 +233,21 @@ func Lookup(name string) (Heuristic, error) {
 
 var registry = map[string]Heuristic{}
 
-// Register adds a heuristic that Lookup finds by its Name.
-func Register(h Heuristic) { registry[h.Name()] = h }
+// Register adds a heuristic that Lookup finds by its Name (with its
+// ladder when it is a Ladder, see WithLadder). A built-in's name
+// (paper, cone, stepsK, keep:...) is an error, as is an empty one or
+// one with a character bench's mode syntax uses.
+func Register(h Heuristic) error {
+	name := h.Name()
+	if name == "" || name == "all" || strings.ContainsAny(name, ",/@ ") {
+		return fmt.Errorf("heuristic name %q: want a non-empty name other than all, without , / @ or spaces", name)
+	}
+	if name == "paper" || name == "cone" || strings.HasPrefix(name, "steps") || strings.HasPrefix(name, "keep:") {
+		return fmt.Errorf("heuristic name %q is a built-in one's (paper, cone, stepsK, keep:...)", name)
+	}
+	registry[name] = h
+	return nil
+}
 
 func registered() string {
 	var ns []string

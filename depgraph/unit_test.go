@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 
 	"cegpv.dev/cegpv/program"
@@ -220,3 +221,40 @@ func TestControlDepsRandom(t *testing.T) {
 		}
 	}
 }
+
+// The ladders: the paper's and steps' own, one given with WithLadder,
+// and none (straight to cone); Register refuses built-in names.
+func TestLevels(t *testing.T) {
+	names := func(hs []Heuristic) string {
+		var ns []string
+		for _, h := range hs {
+			ns = append(ns, h.Name())
+		}
+		return strings.Join(ns, " ")
+	}
+	for _, c := range []struct {
+		h    Heuristic
+		want string
+	}{
+		{Paper{}, "paper steps1 steps2 steps4 cone"},
+		{Steps{K: 1}, "steps1 steps3 steps6 cone"},
+		{Steps{K: 4}, "steps4 cone"},
+		{Keep{}, "keep cone"},
+		{WithLadder(Keep{}, Steps{K: 3}), "keep steps3 cone"},
+		{WithLadder(Paper{}), "paper cone"},
+	} {
+		if got := names(Levels(c.h)); got != c.want {
+			t.Errorf("Levels(%s) = %q, want %q", c.h.Name(), got, c.want)
+		}
+	}
+	for _, bad := range []Heuristic{Paper{}, Steps{K: 9}, Cone{}, WithLadder(Cone{}), namedHeuristic("all"), namedHeuristic("a,b")} {
+		if err := Register(bad); err == nil {
+			t.Errorf("Register(%s) accepted a built-in name", bad.Name())
+		}
+	}
+}
+
+type namedHeuristic string
+
+func (n namedHeuristic) Name() string                 { return string(n) }
+func (namedHeuristic) Choose(g *Graph, t []Var) []Var { return t }

@@ -23,7 +23,7 @@
 //	    UNSAFE  → the run mapped back to P, replayed on P → UNSAFE
 //	    UNKNOWN → UNKNOWN(reason)
 //	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
-//	  V0 := a wider heuristic's choice    (the last level keeps every variable)
+//	  V0 := the next heuristic's choice on the ladder (depgraph.Levels; the last level keeps every variable)
 //
 // Before labels(π) is added to R, the code-to-code loop generalises it
 // (generalise.go): it adds the pattern (W, labels(π)|W) for a small label
@@ -414,21 +414,16 @@ type verifier struct {
 	// run (once per run); explorable caches whether the search applies
 	limitTried bool
 	explorable *bool
+	// sources: every label's source line, for the dumps (Sources)
+	sources map[program.Label]string
 }
 
 // levels returns the heuristics of the successive abstraction levels: the
-// chosen one, then wider ones, ending with every variable.
+// chosen one, then its ladder (depgraph.Levels: the heuristic's own
+// widening when it is a depgraph.Ladder, then cone), ending with every
+// variable.
 func (v *verifier) levels() []depgraph.Heuristic {
-	hs := []depgraph.Heuristic{v.opts.Heuristic}
-	switch h := v.opts.Heuristic.(type) {
-	case depgraph.Paper:
-		hs = append(hs, depgraph.Steps{K: 1}, depgraph.Steps{K: 2}, depgraph.Steps{K: 4})
-	case depgraph.Steps:
-		for k := h.K*2 + 1; k <= 8; k *= 2 {
-			hs = append(hs, depgraph.Steps{K: k})
-		}
-	}
-	return append(hs, depgraph.Cone{}, everyVar{})
+	return append(depgraph.Levels(v.opts.Heuristic), everyVar{})
 }
 
 // everyVar keeps every variable: the last level, where A is P.
@@ -464,6 +459,9 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 			name = "all"
 		}
 		v.sets = append(v.sets, KeptSet{Unwind: v.opts.Bounds.Unwind, Level: v.level, Heuristic: name, Of: len(g.Vars), Kept: v0})
+		if v.opts.Dump != "" {
+			v.dumpText(fmt.Sprintf("L%d-kept.txt", v.level), keptText(v.sets[len(v.sets)-1], g))
+		}
 		s, err := v.strategy(ctx, g, v0, full)
 		if err != nil {
 			return Result{Kept: v0}, err
@@ -599,7 +597,13 @@ func (v *verifier) dumpText(name, text string) {
 		v.log.Warn("dump", "error", err)
 		return
 	}
-	if err := os.WriteFile(v.dumpPath(name), []byte(text), 0o644); err != nil {
+	if v.sources == nil {
+		v.sources = Sources(v.p)
+		if err := os.WriteFile(filepath.Join(v.opts.Dump, "sources.txt"), []byte(sourcesText(v.p, v.sources)), 0o644); err != nil {
+			v.log.Warn("dump", "file", "sources.txt", "error", err)
+		}
+	}
+	if err := os.WriteFile(v.dumpPath(name), []byte(annotate(text, v.sources)), 0o644); err != nil {
 		v.log.Warn("dump", "file", name, "error", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"cegpv.dev/cegpv"
 )
 
 // Row is one (task, mode) run of `cegpv bench`.
@@ -47,9 +49,75 @@ type Row struct {
 	// Page is the counterexample page of a FALSE (verify --html), relative
 	// to the directory of the results.
 	Page string `json:"page,omitempty"`
+	// DecidedBy names the engine of a TRUE or FALSE (cegpv.ByLoop, ...),
+	// empty for UNKNOWN and for earlier runs.
+	DecidedBy string `json:"decided_by,omitempty"`
+	// LoopMetrics are the CEGPV loop's figures of a cegpv mode's run
+	// (FillLoop), zero for plain mode.
+	LoopMetrics
 	// plotSec is the time the plots show: CPUSec, or WallSec for runs
 	// that have no CPU times.
 	plotSec float64
+}
+
+// LoopMetrics are the figures of one run of the CEGPV loop that compare
+// heuristics (issue 29), from its statistics (LoopStats: every level and
+// iteration, the deepening's shallow runs included).
+type LoopMetrics struct {
+	Levels     int `json:"levels,omitempty"`     // abstraction levels of the run at the bounds
+	Iterations int `json:"iterations,omitempty"` // every iteration
+	Spurious   int `json:"spurious,omitempty"`   // iterations whose counterexample was spurious
+	// KeptVars of ProgramVars: the kept set of the last level entered
+	// (the program's variables, temporaries included, as depgraph
+	// counts them).
+	KeptVars    int `json:"kept_vars,omitempty"`
+	ProgramVars int `json:"program_vars,omitempty"`
+	// AbstractSec and ReconstructSec: the time of the checks of the
+	// abstractions and of the reconstructions of their counterexamples
+	// on the program (loop.Iteration's), summed.
+	AbstractSec    float64 `json:"abstract_seconds,omitempty"`
+	ReconstructSec float64 `json:"reconstruct_seconds,omitempty"`
+	// Patterns counts the spurious counterexamples excluded as a
+	// generalised pattern, PatternLabels the labels of those patterns.
+	Patterns      int `json:"patterns,omitempty"`
+	PatternLabels int `json:"pattern_labels,omitempty"`
+}
+
+// KeptShare is the share of the program's variables the last level kept
+// (0 without a level).
+func (m LoopMetrics) KeptShare() float64 {
+	if m.ProgramVars == 0 {
+		return 0
+	}
+	return float64(m.KeptVars) / float64(m.ProgramVars)
+}
+
+// FillLoop sets r's LoopMetrics from the loop's statistics as `verify
+// --json` reports them (its "cegpv" object); empty or null leaves them
+// zero.
+func (r *Row) FillLoop(stats json.RawMessage) error {
+	r.LoopMetrics = LoopMetrics{}
+	if len(stats) == 0 || string(stats) == "null" {
+		return nil
+	}
+	var c LoopStats
+	if err := json.Unmarshal(stats, &c); err != nil {
+		return err
+	}
+	m := LoopMetrics{Levels: c.Levels, Iterations: len(c.Iterations), Spurious: c.Spurious()}
+	if n := len(c.KeptSets); n > 0 {
+		m.KeptVars, m.ProgramVars = len(c.KeptSets[n-1].Kept), c.KeptSets[n-1].Of
+	}
+	for _, it := range c.Iterations {
+		m.AbstractSec += it.AbstractTime.Seconds()
+		m.ReconstructSec += it.ReconstructTime.Seconds()
+		if g := it.Generalisation; g != nil {
+			m.Patterns++
+			m.PatternLabels += g.Pattern
+		}
+	}
+	r.LoopMetrics = m
+	return nil
 }
 
 // Sec is the time a summary counts for the row: its CPU time, or its
@@ -153,6 +221,45 @@ type Summary struct {
 	BaseSolved int                `json:"baseline_solved_tasks"`
 	BaseSec    float64            `json:"seconds_on_baseline_solved"`
 	ByCategory map[string]*Counts `json:"by_category"`
+	// Loop sums the loop's figures of the mode's runs (nil when none ran
+	// the loop: plain mode).
+	Loop *LoopSums `json:"loop,omitempty"`
+}
+
+// LoopSums sums the LoopMetrics of a mode's runs.
+type LoopSums struct {
+	Runs int `json:"runs"` // runs that entered the loop
+	// ByLoop counts the TRUEs and FALSEs the loop decided, ByOther those
+	// another engine decided (the probe, the explicit search, ...).
+	ByLoop  int `json:"decided_by_loop"`
+	ByOther int `json:"decided_by_other"`
+	LoopMetrics
+	// MeanKeptShare is the mean over Runs of the last level's kept share.
+	MeanKeptShare float64 `json:"mean_kept_share"`
+}
+
+func (l *LoopSums) add(r Row) {
+	switch r.DecidedBy {
+	case "":
+	case cegpv.ByLoop:
+		l.ByLoop++
+	default:
+		l.ByOther++
+	}
+	if r.Levels == 0 && r.ProgramVars == 0 {
+		return
+	}
+	l.MeanKeptShare = (l.MeanKeptShare*float64(l.Runs) + r.KeptShare()) / float64(l.Runs+1)
+	l.Runs++
+	l.Levels += r.Levels
+	l.Iterations += r.Iterations
+	l.Spurious += r.Spurious
+	l.KeptVars += r.KeptVars
+	l.ProgramVars += r.ProgramVars
+	l.AbstractSec += r.AbstractSec
+	l.ReconstructSec += r.ReconstructSec
+	l.Patterns += r.Patterns
+	l.PatternLabels += r.PatternLabels
 }
 
 // Summarize sums rows per mode, in the order of modes (the first is the
@@ -167,10 +274,12 @@ func Summarize(rows []Row, modes []string) []*Summary {
 	}
 	for _, m := range modes {
 		s := &Summary{Mode: m, ByCategory: map[string]*Counts{}}
+		var loop LoopSums
 		for _, r := range rows {
 			if r.Mode != m {
 				continue
 			}
+			loop.add(r)
 			c := s.ByCategory[r.Category]
 			if c == nil {
 				c = &Counts{}
@@ -182,6 +291,9 @@ func Summarize(rows []Row, modes []string) []*Summary {
 				s.BaseSolved++
 				s.BaseSec += r.Sec()
 			}
+		}
+		if loop.Runs > 0 || loop.ByLoop > 0 {
+			s.Loop = &loop
 		}
 		out = append(out, s)
 	}
@@ -218,13 +330,17 @@ func (r *Results) Modes() []string {
 }
 
 // CSVHeader is the header line of results.csv.
-var CSVHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "result", "missed", "cpu_seconds", "wall_seconds", "peak_rss_mb", "reason", "output", "page", "property"}
+var CSVHeader = []string{"file", "category", "expected", "mode", "verdict", "proof", "status", "result", "missed", "cpu_seconds", "wall_seconds", "peak_rss_mb", "reason", "output", "page", "property",
+	"decided_by", "levels", "iterations", "spurious", "kept_vars", "program_vars", "kept_share", "abstract_seconds", "reconstruct_seconds", "patterns", "pattern_labels"}
 
 // CSV returns r as a line of results.csv.
 func (r Row) CSV() []string {
 	return []string{r.File, r.Category, r.Expected, r.Mode, r.Verdict, strconv.FormatBool(r.Proof), r.Status, r.Result, strconv.FormatBool(r.Missed),
 		strconv.FormatFloat(r.CPUSec, 'f', 3, 64), strconv.FormatFloat(r.WallSec, 'f', 3, 64),
-		strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason, r.Output, r.Page, r.Property}
+		strconv.FormatFloat(r.RSSMB, 'f', 1, 64), r.Reason, r.Output, r.Page, r.Property,
+		r.DecidedBy, strconv.Itoa(r.Levels), strconv.Itoa(r.Iterations), strconv.Itoa(r.Spurious), strconv.Itoa(r.KeptVars), strconv.Itoa(r.ProgramVars),
+		strconv.FormatFloat(r.KeptShare(), 'f', 3, 64), strconv.FormatFloat(r.AbstractSec, 'f', 3, 64), strconv.FormatFloat(r.ReconstructSec, 'f', 3, 64),
+		strconv.Itoa(r.Patterns), strconv.Itoa(r.PatternLabels)}
 }
 
 // Read reads the results of a bench run: results.json, or a results.csv
@@ -240,6 +356,13 @@ func Read(path string) (*Results, error) {
 	if strings.HasSuffix(path, ".json") {
 		if err := json.Unmarshal(b, res); err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		for i := range res.Tasks {
+			// earlier runs kept the loop's statistics only in Loop
+			r := &res.Tasks[i]
+			if l := res.Loop[r.File][r.Mode]; l != nil && r.Levels == 0 {
+				r.FillLoop(l)
+			}
 		}
 	} else {
 		recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
@@ -272,7 +395,11 @@ func Read(path string) (*Results, error) {
 			res.Tasks = append(res.Tasks, Row{File: get(rec, "file"), Category: get(rec, "category"), Expected: get(rec, "expected"),
 				Mode: get(rec, "mode"), Verdict: get(rec, "verdict"), Proof: get(rec, "proof") == "true",
 				WallSec: num(rec, "wall_seconds"), CPUSec: num(rec, "cpu_seconds"), RSSMB: num(rec, "peak_rss_mb"),
-				Reason: get(rec, "reason"), Output: get(rec, "output"), Page: get(rec, "page"), Property: get(rec, "property")})
+				Reason: get(rec, "reason"), Output: get(rec, "output"), Page: get(rec, "page"), Property: get(rec, "property"),
+				DecidedBy: get(rec, "decided_by"), LoopMetrics: LoopMetrics{Levels: int(num(rec, "levels")), Iterations: int(num(rec, "iterations")),
+					Spurious: int(num(rec, "spurious")), KeptVars: int(num(rec, "kept_vars")), ProgramVars: int(num(rec, "program_vars")),
+					AbstractSec: num(rec, "abstract_seconds"), ReconstructSec: num(rec, "reconstruct_seconds"),
+					Patterns: int(num(rec, "patterns")), PatternLabels: int(num(rec, "pattern_labels"))}})
 		}
 	}
 	for i := range res.Tasks {
@@ -298,6 +425,7 @@ func WriteSummaryText(w io.Writer, sums []*Summary) {
 		line(s.Mode, "ALL", &s.Counts, fmt.Sprintf("%.0f", s.MaxRSSMB))
 	}
 	tw.Flush()
+	writeLoopText(w, sums)
 	fmt.Fprintln(w, "(missed: of the incorrect true, the bounded TRUEs, whose bug lies beyond the bounds; "+ScoreScheme+")")
 	if len(sums) > 1 {
 		base := sums[0]
@@ -310,6 +438,32 @@ func WriteSummaryText(w io.Writer, sums []*Summary) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// writeLoopText prints the loop's figures per mode (the modes that ran
+// it): how many verdicts the loop decided and how many another engine,
+// iterations and spurious counterexamples, the mean share of the
+// variables the last level kept, the time in abstract checks against
+// reconstructions, and the generalised patterns excluded.
+func writeLoopText(w io.Writer, sums []*Summary) {
+	ran := false
+	for _, s := range sums {
+		ran = ran || s.Loop != nil
+	}
+	if !ran {
+		return
+	}
+	fmt.Fprintln(w, "CEGPV loop:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mode	loop runs	by loop	by other	levels	iterations	spurious	mean kept share	abstract(s)	reconstruct(s)	patterns	")
+	for _, s := range sums {
+		if l := s.Loop; l != nil {
+			fmt.Fprintf(tw, "%s	%d	%d	%d	%d	%d	%d	%.3f	%.1f	%.1f	%d	\n", s.Mode, l.Runs, l.ByLoop, l.ByOther, l.Levels, l.Iterations, l.Spurious,
+				l.MeanKeptShare, l.AbstractSec, l.ReconstructSec, l.Patterns)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "(by loop/by other: the TRUEs and FALSEs the CEGPV loop decided, and another engine; levels, iterations, spurious and patterns are sums over the runs, the deepening's shallow runs included; kept share: of the program's variables, at the last level)")
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -38,6 +38,7 @@ func WriteBench(w io.Writer, runs []*Results, pageDir string) error {
 			v.Scatters = append(v.Scatters, scatterPlot(rows, modes[0], m, unit))
 		}
 	}
+	v.Loop = newLoopSection(rows, modes, sums, unit)
 	v.Modes, v.Tasks = taskView(rows, modes)
 	return benchPage.Execute(w, v)
 }
@@ -52,6 +53,7 @@ type benchView struct {
 	Speed    *speedView
 	Scatters []*plot
 	Quantile *plot
+	Loop     *loopSection
 	Modes    []string
 	Tasks    []taskRow
 	// JS is the inline script in a CDATA section, which keeps the page
@@ -126,6 +128,9 @@ type tick struct {
 type point struct {
 	Class, File, A, B string
 	CX, CY, X, Y      float64
+	// Color, when set, fills the point (a mode's colour); Tip, when
+	// set, is its title instead of the times of File in A and B.
+	Color, Tip string
 }
 
 type series struct {
@@ -302,7 +307,7 @@ func scatterPlot(rows []Row, a, b, unit string) *plot {
 		case q.ca || q.cb:
 			cls = "one"
 		}
-		pl.Points = append(pl.Points, point{cls, q.file, a, b, ox + ax.pos(q.x), oy - ax.pos(q.y), q.x, q.y})
+		pl.Points = append(pl.Points, point{Class: cls, File: q.file, A: a, B: b, CX: ox + ax.pos(q.x), CY: oy - ax.pos(q.y), X: q.x, Y: q.y})
 	}
 	return pl
 }
@@ -498,6 +503,20 @@ var benchPage = pageTemplate("bench", `{{template "start" .Head -}}
 <h2>Quantile plot</h2>
 <p class="small">For each mode, its correct answers sorted by CPU time: the n-th point is the time within which it answered n tasks correctly.</p>
 {{template "plot" .Quantile -}}
+{{with .Loop -}}
+<h2>The CEGPV loop per mode</h2>
+<p class="small">The runs that entered the loop. By loop: the TRUEs and FALSEs the loop decided; by other: those another engine decided (the probe, the explicit-state search; none with --loop-only). Levels, iterations, spurious counterexamples and generalised patterns are sums over the runs, the deepening's shallow runs included; the kept share is the share of the program's variables the last level kept, its mean over the runs; abstract and reconstruct are the time in the checks of the abstractions and of the reconstructions of their counterexamples.</p>
+<table>
+<thead><tr><th>mode</th><th>loop runs</th><th>by loop</th><th>by other</th><th>levels</th><th>iterations</th><th>spurious</th><th>mean kept share</th><th>abstract s</th><th>reconstruct s</th><th>patterns</th><th>pattern labels</th></tr></thead>
+<tbody>
+{{range .Sums}}<tr><td>{{.Mode}}</td>{{with .Loop}}<td class="num">{{.Runs}}</td><td class="num">{{.ByLoop}}</td><td class="num">{{.ByOther}}</td><td class="num">{{.Levels}}</td><td class="num">{{.Iterations}}</td><td class="num">{{.Spurious}}</td><td class="num">{{f2 .MeanKeptShare}}</td><td class="num">{{f1 .AbstractSec}}</td><td class="num">{{f1 .ReconstructSec}}</td><td class="num">{{.Patterns}}</td><td class="num">{{.PatternLabels}}</td>{{end}}</tr>
+{{end -}}
+</tbody>
+</table>
+<div class="plots">
+{{template "plot" .KeptTime}}{{template "plot" .Cactus}}{{range .Scatters}}{{template "plot" .}}{{end -}}
+</div>
+{{end -}}
 <h2>Tasks</h2>
 <p class="small">Click a column head to sort by it.</p>
 <table class="tasks sortable">
@@ -525,7 +544,7 @@ var benchPage = pageTemplate("bench", `{{template "start" .Head -}}
 {{end -}}
 {{with .Diag}}<line class="diag" x1="{{f1 (index . 0)}}" y1="{{f1 (index . 1)}}" x2="{{f1 (index . 2)}}" y2="{{f1 (index . 3)}}"/>
 {{end -}}
-{{range .Points}}<circle class="{{.Class}}" cx="{{f1 .CX}}" cy="{{f1 .CY}}" r="3"><title>{{.File}}: {{.A}} {{f2 .X}} s, {{.B}} {{f2 .Y}} s</title></circle>
+{{range .Points}}<circle class="{{.Class}}"{{with .Color}} style="fill: {{.}}"{{end}} cx="{{f1 .CX}}" cy="{{f1 .CY}}" r="3"><title>{{if .Tip}}{{.Tip}}{{else}}{{.File}}: {{.A}} {{f2 .X}} s, {{.B}} {{f2 .Y}} s{{end}}</title></circle>
 {{end -}}
 {{range .Lines}}{{if .Points}}<polyline fill="none" stroke="{{.Color}}" stroke-width="2" points="{{.Points}}"/>
 {{end}}<line x1="{{f1 .LX1}}" y1="{{f1 .LY}}" x2="{{f1 .LX2}}" y2="{{f1 .LY}}" stroke="{{.Color}}" stroke-width="2"/><text x="{{f1 .TX}}" y="{{f1 (add .LY 4)}}" class="tick">{{.Name}} ({{.N}})</text>

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/spf13/pflag"
+
+	"cegpv.dev/cegpv"
+)
+
+// The flags' defaults are the library's (cegpv.DefaultCheckOptions), and
+// --probe 0 and --beyond 0 reach the library as 0: off there too.
+func TestVerifyDefaultsAreTheLibrarys(t *testing.T) {
+	parse := func(args ...string) cegpv.CheckOptions {
+		t.Helper()
+		var vf verifyFlags
+		fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
+		vf.register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		opts, err := vf.checkOptions(hclog.NewNullLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return opts
+	}
+	got, want := parse(), cegpv.DefaultCheckOptions()
+	type knobs struct {
+		Mode, Heuristic, Refinement string
+		Unwind, MaxThreads          int
+		MaxIterations, Relax        int
+		MaxKeptShare                float64
+		Probe, Beyond               time.Duration
+		NoExplicit                  bool
+	}
+	of := func(o cegpv.CheckOptions) knobs {
+		return knobs{o.Mode, o.Heuristic.Name(), o.Refinement, o.Bounds.Unwind, o.Bounds.MaxThreads, o.MaxIterations, o.Relax, o.MaxKeptShare, o.Probe, o.Beyond, o.NoExplicit}
+	}
+	if of(got) != of(want) {
+		t.Errorf("flag defaults %+v, the library's %+v", of(got), of(want))
+	}
+	if o := parse("--probe", "0", "--beyond", "0"); o.Probe != 0 || o.Beyond != 0 {
+		t.Errorf("--probe 0 --beyond 0: Probe %v, Beyond %v, want 0 (off)", o.Probe, o.Beyond)
+	}
+}
