@@ -345,17 +345,25 @@ func quantilePlot(rows []Row, modes []string, unit string) *plot {
 		x := ox + width*float64(n)/float64(most)
 		pl.Ticks = append(pl.Ticks, tick{TX: x, TY: oy + 14, Anchor: "middle", Label: fmt.Sprint(n)})
 	}
+	pl.Lines = cactusLines(modes, times, ox, oy, width, most, ay.pos)
+	return pl
+}
+
+// cactusLines draws one line per mode of a cactus (quantile) plot: the
+// mode's values sorted, the k-th at x = k of most, at height pos(value).
+func cactusLines(modes []string, vals map[string][]float64, ox, oy, width float64, most int, pos func(float64) float64) []series {
+	var out []series
 	for i, m := range modes {
-		ts := times[m]
+		ts := vals[m]
 		sort.Float64s(ts)
 		var pts []string
 		for k, t := range ts {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", ox+width*float64(k+1)/float64(most), oy-ay.pos(t)))
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", ox+width*float64(k+1)/float64(most), oy-pos(t)))
 		}
-		pl.Lines = append(pl.Lines, series{Color: modeColors[i%len(modeColors)], Points: strings.Join(pts, " "), Name: m, N: len(ts),
+		out = append(out, series{Color: modeColors[i%len(modeColors)], Points: strings.Join(pts, " "), Name: m, N: len(ts),
 			LX1: ox + width + 10, LX2: ox + width + 30, LY: oy - plotSize + 16 + 18*float64(i), TX: ox + width + 34})
 	}
-	return pl
+	return out
 }
 
 // niceStep is a tick distance of 1, 2 or 5 times a power of ten giving at

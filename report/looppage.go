@@ -143,16 +143,7 @@ func iterationsPlot(rows []Row, modes []string) *plot {
 	for n := 0; n <= most; n += xs {
 		pl.Ticks = append(pl.Ticks, tick{TX: ox + width*float64(n)/float64(most), TY: oy + 14, Anchor: "middle", Label: fmt.Sprint(n)})
 	}
-	for i, m := range modes {
-		ts := its[m]
-		sort.Float64s(ts)
-		var pts []string
-		for k, t := range ts {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", ox+width*float64(k+1)/float64(most), oy-ay.pos(t)))
-		}
-		pl.Lines = append(pl.Lines, series{Color: modeColors[i%len(modeColors)], Points: strings.Join(pts, " "), Name: m, N: len(ts),
-			LX1: ox + width + 10, LX2: ox + width + 30, LY: oy - plotSize + 16 + 18*float64(i), TX: ox + width + 34})
-	}
+	pl.Lines = cactusLines(modes, its, ox, oy, width, most, ay.pos)
 	return pl
 }
 
