@@ -47,6 +47,12 @@ type CheckOptions struct {
 	loop.Options
 	// Mode is ModeCEGPV ("" too) or ModePlain.
 	Mode string
+	// LoopOnly measures the CEGPV loop itself (--loop-only): mode cegpv
+	// with no probe, no explicit search and no search beyond the bounds,
+	// and a TRUE or FALSE that another engine decided (the backend alone
+	// after a counterexample the loop cannot follow) is UNKNOWN, so that
+	// every verdict is the loop's.
+	LoopOnly bool
 	// Beyond bounds the search for a violation beyond the bounds that
 	// follows a bounded TRUE whose bounds cut some runs (see Beyond; its
 	// budget is the table's, engines.go). 0 (or negative): off.
@@ -106,6 +112,12 @@ func (o *CheckOptions) normalize() error {
 		o.Grace = DefaultGrace
 	}
 	o.Probe, o.Beyond = max(0, o.Probe), max(0, o.Beyond)
+	if o.LoopOnly {
+		if o.Mode == ModePlain {
+			return program.Errorf(program.Unsupported, "LoopOnly in mode plain: the loop is mode cegpv")
+		}
+		o.Mode, o.Probe, o.Beyond, o.NoExplicit = ModeCEGPV, 0, 0, true
+	}
 	return o.Options.Normalize()
 }
 
@@ -202,6 +214,9 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 	ctx, stop := budget.Start(ctx, "the check", total)
 	rep := c.check(ctx, p)
 	stop()
+	if opts.LoopOnly {
+		loopOnly(rep)
+	}
 	if rep.Run != nil && rep.Program != nil {
 		ovs, err := interp.Overflows(rep.Program, rep.Run)
 		if err != nil {
@@ -211,6 +226,20 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep
+}
+
+// loopOnly makes a verdict that an engine other than the CEGPV loop
+// decided UNKNOWN (CheckOptions.LoopOnly): with the probe, the explicit
+// search and the search beyond the bounds off, that is the backend alone
+// on the program after a counterexample the loop cannot follow
+// (backend.ErrUnfollowable). An UNKNOWN is always sound (design.md §5).
+func loopOnly(rep *Report) {
+	if rep.Verdict == backend.Unknown || rep.DecidedBy == ByLoop {
+		return
+	}
+	rep.Reason = fmt.Sprintf("loop only: %s decided %s, not the CEGPV loop", rep.DecidedBy, rep.Verdict)
+	rep.Verdict, rep.Property, rep.Proof, rep.ProofBy, rep.Run, rep.DecidedBy = backend.Unknown, "", false, "", nil, ""
+	rep.FoundWithin, rep.FoundBeyond, rep.Overflows = nil, "", nil
 }
 
 // check is Check's body; a panic in it (an engine's bug on a path without

@@ -2,14 +2,11 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"cegpv.dev/cegpv"
-	"cegpv.dev/cegpv/backend"
-	"cegpv.dev/cegpv/program"
 )
 
 // --loop-only: every TRUE and FALSE is the loop's, on a safe and an
@@ -42,26 +39,5 @@ func TestLoopOnly(t *testing.T) {
 		if code, _, errs := cliRun(t, args...); code != exitUsage || !strings.Contains(errs, "--loop-only with") {
 			t.Errorf("%v: exit %d, want a usage error: %s", bad, code, errs)
 		}
-	}
-}
-
-// loopOnly turns a verdict another engine decided into UNKNOWN and
-// leaves the loop's and UNKNOWN alone.
-func TestLoopOnlyVerdict(t *testing.T) {
-	run := &program.Run{}
-	for _, by := range []string{cegpv.ByBackend, cegpv.ByProbe, cegpv.BySearch, cegpv.ByBeyond, cegpv.ByUnwinding} {
-		rep := &cegpv.Report{Verdict: backend.Unsafe, Property: "main.assertion.1", Run: run, DecidedBy: by}
-		loopOnly(rep)
-		if rep.Verdict != backend.Unknown || rep.Run != nil || rep.DecidedBy != "" || !strings.Contains(rep.Reason, "--loop-only") {
-			t.Errorf("decided by %s: %+v", by, rep)
-		}
-	}
-	rep := &cegpv.Report{Verdict: backend.Safe, DecidedBy: cegpv.ByLoop}
-	if loopOnly(rep); rep.Verdict != backend.Safe {
-		t.Errorf("the loop's TRUE became %v", rep.Verdict)
-	}
-	rep = &cegpv.Report{Verdict: backend.Unknown, Reason: "timeout", Err: errors.New("x")}
-	if loopOnly(rep); rep.Reason != "timeout" {
-		t.Errorf("an UNKNOWN's reason became %q", rep.Reason)
 	}
 }

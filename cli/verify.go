@@ -387,9 +387,6 @@ func verify(ctx context.Context, file string, vf *verifyFlags, log hclog.Logger)
 		return unknown(err)
 	}
 	rep := cegpv.Check(ctx, p, opts)
-	if vf.loopOnly {
-		loopOnly(rep)
-	}
 	o.Fill(rep)
 	return o
 }
@@ -445,20 +442,6 @@ func (v *verifyFlags) loopOnlyFlags() error {
 	}
 	v.probe, v.explicit, v.beyond = 0, false, 0
 	return nil
-}
-
-// loopOnly makes a verdict that an engine other than the CEGPV loop
-// decided UNKNOWN (--loop-only): with the probe, the explicit search and
-// the search beyond the bounds off, that is the backend alone on the
-// program after a counterexample the loop cannot follow
-// (backend.ErrUnfollowable). An UNKNOWN is always sound (design.md §5).
-func loopOnly(rep *cegpv.Report) {
-	if rep.Verdict == backend.Unknown || rep.DecidedBy == cegpv.ByLoop {
-		return
-	}
-	rep.Reason = fmt.Sprintf("--loop-only: %s decided %s, not the CEGPV loop", rep.DecidedBy, rep.Verdict)
-	rep.Verdict, rep.Property, rep.Proof, rep.ProofBy, rep.Run, rep.DecidedBy = backend.Unknown, "", false, "", nil, ""
-	rep.FoundWithin, rep.FoundBeyond, rep.Overflows = nil, "", nil
 }
 
 // checkProgram rejects the flags that name something the program does
@@ -523,6 +506,7 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 		Beyond:     vf.beyond, // 0: off, as in the library
 		Probe:      vf.probe,
 		NoExplicit: !vf.explicit,
+		LoopOnly:   vf.loopOnly,
 	}, nil
 }
 
