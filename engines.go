@@ -78,8 +78,8 @@ var (
 // Budgets lists the table in the order a check meets its engines.
 var Budgets = []Budget{withoutOpaque, probe, mode, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond}
 
-// DefaultProbe and DefaultBeyond are the table's probe and beyond limits
-// (CheckOptions.Probe and Beyond when 0).
+// DefaultProbe and DefaultBeyond are the table's probe and beyond limits,
+// DefaultCheckOptions' Probe and Beyond (0 there is off).
 const (
 	DefaultProbe  = 5 * time.Second
 	DefaultBeyond = 20 * time.Second

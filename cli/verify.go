@@ -416,9 +416,9 @@ func freshDir(dir string) (string, error) {
 	}
 }
 
-// loopOnlyFlags sets what --loop-only stands for (--mode cegpv --probe 0
-// --explicit=false --beyond 0) and rejects the flags that contradict it
-// or that make an engine other than the loop decide: the unwinding
+// loopOnlyFlags rejects the flags that contradict --loop-only (the
+// library's CheckOptions.LoopOnly: --mode cegpv --probe 0 --explicit=false
+// --beyond 0) or that make an engine other than the loop decide: the unwinding
 // properties are checked on the whole program after the loop, and
 // --each-property's verdict is not one run of the loop.
 func (v *verifyFlags) loopOnlyFlags() error {
@@ -440,7 +440,6 @@ func (v *verifyFlags) loopOnlyFlags() error {
 	case v.each:
 		return fmt.Errorf("--loop-only with --each-property: check one property at a time (--property ID)")
 	}
-	v.probe, v.explicit, v.beyond = 0, false, 0
 	return nil
 }
 
