@@ -88,7 +88,7 @@ func engineVerdicts(t *testing.T, p *program.Program, bd backend.Bounds, want ba
 
 	ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
 	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: bd},
-		Mode: cegpv.ModeCEGPV, NoExplicit: true, Beyond: -1, Probe: -1})
+		Mode: cegpv.ModeCEGPV, NoExplicit: true})
 	cancel()
 	bad = append(bad, judge("cegpv", p, rep.Verdict, true /* bounded is right */, rep.Run, rep.Reason, rep.Err, want)...)
 

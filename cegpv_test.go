@@ -247,8 +247,8 @@ func TestPaperFig2(t *testing.T) {
 	if got := depgraph.JoinVars(v0); got != "main::t1, main::t2, x" {
 		t.Errorf("first abstraction keeps %s, want main::t1, main::t2, x", got)
 	}
-	// the paper's loop: no relaxation of the forced check
-	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1})
+	// the paper's loop: no relaxation of the forced check (Relax 0)
+	res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
 	if err != nil || res.Verdict != backend.Unsafe {
 		t.Fatalf("verdict %v, err %v; want UNSAFE", res.Verdict, err)
 	}
@@ -272,7 +272,7 @@ func TestPaperFig2(t *testing.T) {
 
 	// with relaxation (the default), the forced check of the spurious
 	// counterexample fails and its relaxation finds the real bug at once
-	res, err = loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}})
+	res, err = loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: loop.DefaultRelax})
 	if err != nil || res.Verdict != backend.Unsafe || len(res.Iterations) != 1 {
 		t.Fatalf("relaxed: verdict %v, err %v, iterations %+v; want UNSAFE in one iteration", res.Verdict, err, res.Iterations)
 	}
@@ -291,7 +291,7 @@ func TestDump(t *testing.T) {
 	for _, noInc := range []bool{false, true} {
 		dir := t.TempDir()
 		res, err := loop.Verify(context.Background(), p, loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
-			Bounds: backend.Bounds{Unwind: fig.Unwind}, Relax: -1, NoIncremental: noInc, Dump: dir})
+			Bounds: backend.Bounds{Unwind: fig.Unwind}, NoIncremental: noInc, Dump: dir})
 		if err != nil || res.Verdict != backend.Unsafe {
 			t.Fatalf("no-incremental=%v: %v %v", noInc, res.Verdict, err)
 		}

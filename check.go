@@ -39,8 +39,10 @@ var Modes = []string{ModeCEGPV, ModePlain}
 
 // CheckOptions configure Check. DefaultCheckOptions are the defaults,
 // the command line's too, so that a Go caller and `cegpv verify` with the
-// same settings reach the same verdict. A zero duration (Probe, Beyond) is
-// off, here and on the command line.
+// same settings reach the same verdict. A field left 0 means what its
+// comment says, here and on the command line alike: off for the engines
+// (Probe, BeyondMax; the loop's Relax), the default for the limits (Grace;
+// the loop's MaxIterations, MaxChecks, MaxKeptShare).
 type CheckOptions struct {
 	// Options are the loop's options; Backend and Bounds are required.
 	// Bounds.Timeout, when set, limits the whole check.
@@ -53,13 +55,14 @@ type CheckOptions struct {
 	// after a counterexample the loop cannot follow) is UNKNOWN, so that
 	// every verdict is the loop's.
 	LoopOnly bool
-	// Beyond bounds the search for a violation beyond the bounds that
-	// follows a bounded TRUE whose bounds cut some runs (see Beyond; its
-	// budget is the table's, engines.go). 0 (or negative): off.
-	Beyond time.Duration
+	// BeyondMax is the most CPU time of the search for a violation beyond
+	// the bounds that follows a bounded TRUE whose bounds cut some runs
+	// (Beyond; the rest of its budget is the table's, engines.go). 0 (or
+	// negative): off.
+	BeyondMax time.Duration
 	// Grace is how long a backend may take to return after its context
-	// is done before it is abandoned with a Timeout error (0:
-	// DefaultGrace; a wall-clock time).
+	// is done before it is abandoned with a Timeout error (0: the
+	// default, DefaultGrace; a wall-clock time).
 	Grace time.Duration
 	// NoExplicit turns off the explicit-state search: beside the mode
 	// (programs with loops and finite nondeterminism; loop-free ones too
@@ -87,13 +90,13 @@ const (
 // takes its flags' defaults from them); Backend is left to the caller.
 func DefaultCheckOptions() CheckOptions {
 	o := CheckOptions{
-		Options: loop.Options{Bounds: backend.Bounds{Unwind: DefaultUnwind, MaxThreads: backend.DefaultMaxThreads}, Refinement: loop.Refinements[0]},
-		Mode:    ModeCEGPV,
-		Beyond:  DefaultBeyond,
-		Probe:   DefaultProbe,
-		Grace:   DefaultGrace,
+		Options:   loop.DefaultOptions(),
+		Mode:      ModeCEGPV,
+		BeyondMax: DefaultBeyondMax,
+		Probe:     DefaultProbe,
+		Grace:     DefaultGrace,
 	}
-	_ = o.Options.Normalize() // cannot fail: the refinement is a known one
+	o.Bounds = backend.Bounds{Unwind: DefaultUnwind, MaxThreads: backend.DefaultMaxThreads}
 	return o
 }
 
@@ -111,12 +114,12 @@ func (o *CheckOptions) normalize() error {
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
 	}
-	o.Probe, o.Beyond = max(0, o.Probe), max(0, o.Beyond)
+	o.Probe, o.BeyondMax = max(0, o.Probe), max(0, o.BeyondMax)
 	if o.LoopOnly {
 		if o.Mode == ModePlain {
 			return program.Errorf(program.Unsupported, "LoopOnly in mode plain: the loop is mode cegpv")
 		}
-		o.Mode, o.Probe, o.Beyond, o.NoExplicit = ModeCEGPV, 0, 0, true
+		o.Mode, o.Probe, o.BeyondMax, o.NoExplicit = ModeCEGPV, 0, 0, true
 	}
 	return o.Options.Normalize()
 }
@@ -157,9 +160,9 @@ type Report struct {
 	// (iterative deepening), when they differ from Bounds.
 	FoundWithin *backend.Bounds
 	// FoundBeyond says how a violation beyond the bounds was found;
-	// Beyond, for a Safe verdict, what the search beyond them did.
-	FoundBeyond string
-	Beyond      string
+	// SearchedBeyond, for a Safe verdict, what the search beyond them did.
+	FoundBeyond    string
+	SearchedBeyond string
 	// Run is the replayed run of Program: the counterexample of an
 	// Unsafe verdict, or the run that made it Unknown because it draws
 	// opaque values (Reason says so).
@@ -293,7 +296,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	pw, err := c.only(p)
+	pw, err := loop.SelectProperty(p, c.opts.Property)
 	if err != nil {
 		rep.unknown(err)
 		return rep
@@ -307,22 +310,22 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		}
 		c.log.Debug("the program draws opaque values; checking its runs without them first", "cut", n)
 		qctx, cancel := budget.WithShare(ctx, withoutOpaque.Engine, withoutOpaque.Share, withoutOpaque.Max)
-		r2 := c.newReport(p)
-		qw, err := c.only(q)
+		qrep := c.newReport(p)
+		qw, err := loop.SelectProperty(q, c.opts.Property)
 		if err != nil {
 			cancel()
 			rep.unknown(err)
 			return rep
 		}
-		res2, loop2, by2, err2 := c.mode(qctx, q, qw)
+		qres, qloop, qby, qerr := c.mode(qctx, q, qw)
 		cancel()
-		r2.Loop = loop2
-		c.judge(ctx, r2, p, res2, err2)
-		r2.decidedBy(by2)
-		if r2.Verdict == backend.Unsafe {
-			return r2
+		qrep.Loop = qloop
+		c.judge(ctx, qrep, p, qres, qerr)
+		qrep.decidedBy(qby)
+		if qrep.Verdict == backend.Unsafe {
+			return qrep
 		}
-		qSafe = err2 == nil && res2.Verdict == backend.Safe
+		qSafe = qerr == nil && qres.Verdict == backend.Safe
 	}
 	res, lr, by, err := c.mode(ctx, p, pw)
 	rep.Loop = lr
@@ -331,23 +334,10 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	if rep.Verdict == backend.Unknown && strings.HasPrefix(rep.Reason, program.OpaqueReason) && qSafe {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
-	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.Beyond > 0 {
-		c.beyond(ctx, rep, p, pw, budget.Used(ctx)-u0)
+	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.BeyondMax > 0 {
+		c.searchBeyond(ctx, rep, p, pw, budget.Used(ctx)-u0)
 	}
 	return rep
-}
-
-// only is p with only the checked property (p itself when there is no
-// Property): Check selects it once per program it checks.
-func (c *checker) only(p *program.Program) (*program.Program, error) {
-	if c.opts.Property == "" {
-		return p, nil
-	}
-	w, err := program.OnlyProperty(p, c.opts.Property)
-	if err != nil {
-		return nil, &program.Error{Kind: program.Unsupported, Err: err}
-	}
-	return w, nil
 }
 
 // mode runs the chosen mode on q (p, or p with its opaque draws cut;
@@ -382,7 +372,7 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 			eo := c.explicitOptions()
 			vo.Search = &eo
 		}
-		cr, err := loop.Verify(ctx, q, vo)
+		cr, err := loop.VerifySelected(ctx, q, work, vo)
 		if errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
 			// the loop cannot use the backend's counterexamples (of
 			// an abstraction whose sliced reads keep the search out,
@@ -490,13 +480,14 @@ func (c *checker) explicitOptions() explicit.Options {
 	return eo
 }
 
-// beyond looks for a violation of p (q: with only the checked property)
-// beyond the bounds after the bounded TRUE in rep, which took elapsed of CPU time (Beyond): for twice that CPU
-// time within the table's limits (beyond; opts.Beyond its maximum); the
-// backend only when elapsed is at most half of that. A violation found
-// replaces the TRUE (judged, so replayed on p, like any other).
-func (c *checker) beyond(ctx context.Context, rep *Report, p, q *program.Program, elapsed time.Duration) {
-	limit := min(c.opts.Beyond, max(beyond.Min, 2*elapsed))
+// searchBeyond looks for a violation of p (q: with only the checked
+// property) beyond the bounds after the bounded TRUE in rep, which took
+// elapsed of CPU time (Beyond): for twice that CPU time within the
+// table's limits (beyond; opts.BeyondMax the most); the backend only when
+// elapsed is at most half of that. A violation found replaces the TRUE
+// (judged, so replayed on p, like any other).
+func (c *checker) searchBeyond(ctx context.Context, rep *Report, p, q *program.Program, elapsed time.Duration) {
+	limit := min(c.opts.BeyondMax, max(beyond.Min, 2*elapsed))
 	if left, ok := budget.Left(ctx); ok {
 		limit = min(limit, time.Duration(float64(left)*beyond.Share))
 	}
@@ -514,15 +505,15 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p, q *program.Program
 	res, how, found := Beyond(bctx, q, BeyondOptions{Backend: c.opts.Backend, Bounds: c.opts.Bounds, NoExplicit: c.opts.NoExplicit, NoBackend: noBackend, Logger: c.log.Named("beyond")})
 	switch {
 	case found && res.Verdict == backend.Unsafe:
-		r2 := c.newReport(p)
-		r2.Loop, r2.FoundBeyond = rep.Loop, how
-		c.judge(ctx, r2, p, res, nil)
-		r2.decidedBy(ByBeyond)
-		if r2.Verdict == backend.Unsafe {
-			*rep = *r2
+		frep := c.newReport(p)
+		frep.Loop, frep.FoundBeyond = rep.Loop, how
+		c.judge(ctx, frep, p, res, nil)
+		frep.decidedBy(ByBeyond)
+		if frep.Verdict == backend.Unsafe {
+			*rep = *frep
 			return
 		}
-		c.log.Error("the violation found beyond the bounds is not a FALSE", "reason", r2.Reason)
+		c.log.Error("the violation found beyond the bounds is not a FALSE", "reason", frep.Reason)
 	case found:
 		// every run explored, loops unbounded: a proof of the program's
 		// assertions (with unwinding assertions the bounded check showed
@@ -530,11 +521,11 @@ func (c *checker) beyond(ctx context.Context, rep *Report, p, q *program.Program
 		// the threads, cut runs: that is why the search ran)
 		rep.Proof = true
 		rep.ProofBy = "every run explored beyond the bounds (" + how + ")"
-		rep.Beyond = ""
+		rep.SearchedBeyond = ""
 		rep.decidedBy(ByBeyond)
 		return
 	}
-	rep.Beyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", budget.Used(bctx).Seconds())
+	rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", budget.Used(bctx).Seconds())
 }
 
 func (r *Report) unknown(err error) {
@@ -712,7 +703,7 @@ func CheckEach(ctx context.Context, p *program.Program, opts CheckOptions, jobs 
 		})
 	}
 	groupErr := g.Wait()
-	all, anyFalse := true, false
+	allSafe, anyFalse := true, false
 	for i, r := range out.Reports {
 		if r == nil { // not started: cancelled by another property's failure
 			r = &Report{Verdict: backend.Unknown, Program: p, Bounds: opts.Bounds, Reason: fmt.Sprintf("not checked: %v", groupErr)}
@@ -722,12 +713,12 @@ func CheckEach(ctx context.Context, p *program.Program, opts CheckOptions, jobs 
 			r.Property = ids[i]
 		}
 		anyFalse = anyFalse || r.Verdict == backend.Unsafe
-		all = all && r.Verdict == backend.Safe
+		allSafe = allSafe && r.Verdict == backend.Safe
 	}
 	switch {
 	case anyFalse:
 		out.Verdict = backend.Unsafe
-	case all:
+	case allSafe:
 		out.Verdict = backend.Safe
 	}
 	return out

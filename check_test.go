@@ -36,7 +36,7 @@ func TestExplicitBeside(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: pr.Unwind}},
-				Mode: mode, Explicit: &eo, Beyond: -1, Probe: -1})
+				Mode: mode, Explicit: &eo})
 			cancel()
 			if got := map[backend.Verdict]string{backend.Safe: "safe", backend.Unsafe: "unsafe"}[rep.Verdict]; got != pr.Expect {
 				t.Errorf("%s %s: %v (%s), want %s", mode, pr.Name, rep.Verdict, rep.Reason, pr.Expect)
@@ -115,7 +115,7 @@ int main(void) { pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(
 		for _, mode := range cegpv.Modes {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: stuckBackend{}, Bounds: backend.Bounds{Unwind: 2}},
-				Mode: mode, Explicit: &eo, Beyond: -1})
+				Mode: mode, Explicit: &eo})
 			cancel()
 			if rep.Verdict != c.want {
 				t.Errorf("%s: %v (%s), want %v from the search", mode, rep.Verdict, rep.Reason, c.want)
@@ -153,7 +153,7 @@ func TestProbe(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: c.be, Bounds: backend.Bounds{Unwind: 3}},
-				Probe: c.probe, Beyond: -1, NoExplicit: true})
+				Probe: c.probe, NoExplicit: true})
 			if rep.Verdict != backend.Unsafe {
 				t.Fatalf("%v (%s), want FALSE", rep.Verdict, rep.Reason)
 			}

@@ -72,17 +72,17 @@ var (
 	// beyond: after a bounded TRUE that cut runs, twice the CPU time the
 	// check took, within Min and Max (--beyond) and Share of the time left.
 	beyond = Budget{Engine: "the search beyond the bounds", By: ByBeyond, Starts: "after a bounded TRUE",
-		Share: 0.5, Min: 15 * time.Second, Max: DefaultBeyond}
+		Share: 0.5, Min: 15 * time.Second, Max: DefaultBeyondMax}
 )
 
 // Budgets lists the table in the order a check meets its engines.
 var Budgets = []Budget{withoutOpaque, probe, mode, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond}
 
-// DefaultProbe and DefaultBeyond are the table's probe and beyond limits,
-// DefaultCheckOptions' Probe and Beyond (0 there is off).
+// DefaultProbe and DefaultBeyondMax are the table's probe and beyond
+// limits, DefaultCheckOptions' Probe and BeyondMax (0 there is off).
 const (
-	DefaultProbe  = 5 * time.Second
-	DefaultBeyond = 20 * time.Second
+	DefaultProbe     = 5 * time.Second
+	DefaultBeyondMax = 20 * time.Second
 )
 
 // WriteBudgets writes the table as docs/verifying.md shows it (Markdown;

@@ -55,8 +55,8 @@ func TestBudgets(t *testing.T) {
 		t.Errorf("raceExternal share %v below the unfollowable share %v", raceExternal.Share, unfollowable.Share)
 	}
 	// what the code uses is the table's
-	if probe.Max != DefaultProbe || beyond.Max != DefaultBeyond {
-		t.Errorf("probe %v, beyond %v: the defaults are %v, %v", probe.Max, beyond.Max, DefaultProbe, DefaultBeyond)
+	if probe.Max != DefaultProbe || beyond.Max != DefaultBeyondMax {
+		t.Errorf("probe %v, beyond %v: the defaults are %v, %v", probe.Max, beyond.Max, DefaultProbe, DefaultBeyondMax)
 	}
 	if got := searchOptions(race); got.Delay != explicit.Defaults.Delay || got.Share != explicit.Defaults.Share || got.Max != explicit.Defaults.Max || got.Bytes != explicit.Defaults.Bytes {
 		t.Errorf("explicit.Defaults %+v, the table's race %+v", explicit.Defaults, got)

@@ -146,7 +146,7 @@ func TestSlicedInvalidAccess(t *testing.T) {
 // search beyond the bounds) from heuristic h.
 func checkLoop(ctx context.Context, p *program.Program, be backend.Backend, bd backend.Bounds, h depgraph.Heuristic) *cegpv.Report {
 	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: bd, Heuristic: h},
-		Mode: cegpv.ModeCEGPV, NoExplicit: true, Beyond: -1, Probe: -1})
+		Mode: cegpv.ModeCEGPV, NoExplicit: true})
 	if rep.Err != nil && rep.Reason == "" {
 		rep.Reason = fmt.Sprint(rep.Err)
 	}

@@ -58,7 +58,7 @@ func TestSignedOverflow(t *testing.T) {
 				}{{q, map[bool]backend.Verdict{true: backend.Unsafe, false: backend.Safe}[want]}, {p, backend.Safe}} {
 					ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 					rep := cegpv.Check(ctx, c.p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
-						Bounds: backend.Bounds{Unwind: 3}}, Mode: mode, Beyond: -1})
+						Bounds: backend.Bounds{Unwind: 3}}, Mode: mode})
 					cancel()
 					if rep.Verdict != c.wantV || (rep.Verdict == backend.Unsafe && program.PropKind(rep.Property) != overflow.Kind) {
 						t.Errorf("%s, checks %v: %v %s (%s), want %v", mode, c.p == q, rep.Verdict, rep.Property, rep.Reason, c.wantV)
@@ -144,7 +144,7 @@ int main(void) {
 `
 	p := lower(t, "ub.c", []byte(src))
 	for _, mode := range cegpv.Modes {
-		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, Beyond: -1})
+		rep := cegpv.Check(context.Background(), p, cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}, Mode: mode})
 		if rep.Verdict != backend.Unsafe || rep.Property != "main.assertion.1" {
 			t.Fatalf("%s: %v %s (%s)", mode, rep.Verdict, rep.Property, rep.Reason)
 		}
@@ -157,7 +157,7 @@ int main(void) {
 			t.Errorf("%s: overflows %q, want the addition of line 5", mode, got)
 		}
 		q, _ := overflow.Add(p)
-		rep = cegpv.Check(context.Background(), q, cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}, Mode: mode, Beyond: -1})
+		rep = cegpv.Check(context.Background(), q, cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 2}}, Mode: mode})
 		if rep.Verdict != backend.Unsafe || len(rep.Overflows) != 0 {
 			t.Errorf("%s, with the checks: %v %s, %d overflows noted (they are properties)", mode, rep.Verdict, rep.Property, len(rep.Overflows))
 		}

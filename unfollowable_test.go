@@ -109,7 +109,7 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); a
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
 				rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}, Heuristic: depgraph.Keep{Vars: []depgraph.Var{"x"}}},
-					Mode: mode, NoExplicit: c.noExplicit, Explicit: &late, Beyond: -1})
+					Mode: mode, NoExplicit: c.noExplicit, Explicit: &late})
 				if rep.Verdict != c.want {
 					t.Fatalf("%v (%s), want %v", rep.Verdict, rep.Reason, c.want)
 				}
@@ -151,7 +151,7 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b,
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: mainOnlyChecker{}, Bounds: backend.Bounds{Unwind: 2}},
-		Mode: cegpv.ModePlain, Explicit: &eo, Beyond: -1})
+		Mode: cegpv.ModePlain, Explicit: &eo})
 	if rep.Verdict != backend.Unsafe || rep.Result.Stats.States == 0 {
 		t.Fatalf("%v (%s, %d states), want FALSE found by the search", rep.Verdict, rep.Reason, rep.Result.Stats.States)
 	}
@@ -175,7 +175,7 @@ func TestExternalCBMCLive(t *testing.T) {
 		for _, mode := range cegpv.Modes {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: cbmc.New(cbmc.Options{Path: bin}), Bounds: backend.Bounds{Unwind: 3}},
-				Mode: mode, Beyond: -1})
+				Mode: mode})
 			cancel()
 			unsafe := strings.HasSuffix(name, "_unsafe.c")
 			switch {

@@ -45,7 +45,7 @@ func TestUnwindingAssertions(t *testing.T) {
 					defer cancel()
 					rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}),
 						Bounds: backend.Bounds{Unwind: u.Unwind, Threads: pr.Threads, UnwindingAssertions: true}},
-						Mode: c.mode, Probe: c.probe, NoExplicit: !c.explicit, Beyond: -1})
+						Mode: c.mode, Probe: c.probe, NoExplicit: !c.explicit})
 					checkUnwindingReport(t, p, rep, u.Fails, u.Unwind)
 				})
 			}
@@ -92,7 +92,7 @@ func TestUnwindingProperty(t *testing.T) {
 	p := lower(t, pr.Path, pr.Src)
 	opts := func(uwa bool, prop string) cegpv.CheckOptions {
 		return cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: builtin.New(builtin.Options{}), Property: prop,
-			Bounds: backend.Bounds{Unwind: 2, Threads: pr.Threads, UnwindingAssertions: uwa}}, Beyond: -1}
+			Bounds: backend.Bounds{Unwind: 2, Threads: pr.Threads, UnwindingAssertions: uwa}}}
 	}
 	ctx := context.Background()
 	if got := cegpv.CheckedProperties(p, backend.Bounds{UnwindingAssertions: true}); strings.Join(got, " ") != "main.assertion.1 worker.unwind.0" {

@@ -11,7 +11,8 @@ import (
 )
 
 // The flags' defaults are the library's (cegpv.DefaultCheckOptions), and
-// --probe 0 and --beyond 0 reach the library as 0: off there too.
+// --probe 0, --beyond 0 and --relax 0 reach the library as 0: off there
+// too.
 func TestVerifyDefaultsAreTheLibrarys(t *testing.T) {
 	parse := func(args ...string) cegpv.CheckOptions {
 		t.Helper()
@@ -37,12 +38,12 @@ func TestVerifyDefaultsAreTheLibrarys(t *testing.T) {
 		NoExplicit                  bool
 	}
 	of := func(o cegpv.CheckOptions) knobs {
-		return knobs{o.Mode, o.Heuristic.Name(), o.Refinement, o.Bounds.Unwind, o.Bounds.MaxThreads, o.MaxIterations, o.Relax, o.MaxKeptShare, o.Probe, o.Beyond, o.NoExplicit}
+		return knobs{o.Mode, o.Heuristic.Name(), o.Refinement, o.Bounds.Unwind, o.Bounds.MaxThreads, o.MaxIterations, o.Relax, o.MaxKeptShare, o.Probe, o.BeyondMax, o.NoExplicit}
 	}
 	if of(got) != of(want) {
 		t.Errorf("flag defaults %+v, the library's %+v", of(got), of(want))
 	}
-	if o := parse("--probe", "0", "--beyond", "0"); o.Probe != 0 || o.Beyond != 0 {
-		t.Errorf("--probe 0 --beyond 0: Probe %v, Beyond %v, want 0 (off)", o.Probe, o.Beyond)
+	if o := parse("--probe", "0", "--beyond", "0", "--relax", "0"); o.Probe != 0 || o.BeyondMax != 0 || o.Relax != 0 {
+		t.Errorf("--probe 0 --beyond 0 --relax 0: Probe %v, BeyondMax %v, Relax %d, want 0 (off)", o.Probe, o.BeyondMax, o.Relax)
 	}
 }

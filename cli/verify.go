@@ -108,7 +108,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.sanity, "sanity", false, "check the program model's invariants after every pass of the loop (slice, refine, observer, reconstruct); a violation is an internal error naming the pass")
 	fs.BoolVar(&v.noDeepen, "no-deepening", false, "check at the bounds only, without first looking for violations at smaller unwindings")
 	fs.BoolVar(&v.noGeneralise, "no-generalise", false, "exclude each spurious counterexample as it is (its whole sequence of visible steps), without first generalising it to fewer labels with the explicit-state search (monitor refinement over a backend that is not incremental)")
-	secondsVar(fs, &v.beyond, "beyond", d.Beyond, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
+	secondsVar(fs, &v.beyond, "beyond", d.BeyondMax, "after a bounded TRUE whose bounds cut some runs, look for a violation beyond the bounds (the backend at 4x the unwinding, an explicit-state search with loops unbounded) for at most this long: twice the time the check took, at least 15s, at most half the time left; a violation found is a real run, replayed (0: off)")
 	secondsVar(fs, &v.probe, "probe", d.Probe, "mode cegpv over the builtin backend: first check the whole program alone for at most this long, and start the loop only when that has no verdict (0: off, the loop from the start)")
 	fs.StringVar(&v.trace, "trace", report.TraceSource, "how the text output lists a counterexample: source (the source lines executed, with the values stored and returned and the shared values read, each with where it was stored) or steps (every step of the program model, temporaries and every read included); --trace alone is --trace=steps")
 	fs.Lookup("trace").NoOptDefVal = report.TraceSteps
@@ -231,14 +231,6 @@ func (v *verifyFlags) available() error {
 
 func (v *verifyFlags) bounds() backend.Bounds {
 	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
-}
-
-// relaxOpt maps --relax (0: none) to loop.Options.Relax (0: default).
-func relaxOpt(n int) int {
-	if n <= 0 {
-		return -1
-	}
-	return n
 }
 
 func newVerifyCmd(c *cli) *cobra.Command {
@@ -485,7 +477,9 @@ func (vf *verifyFlags) outcome(file string) *report.Outcome {
 	return &report.Outcome{File: file, Verdict: "UNKNOWN", Mode: vf.mode, Backend: vf.backend, DataModel: string(model), Bounds: vf.bounds().String()}
 }
 
-// checkOptions turns the flags into the library's options.
+// checkOptions turns the flags into the library's options: its defaults
+// (cegpv.DefaultCheckOptions) with the flags' values, each 0 meaning what
+// it means there.
 func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error) {
 	be, err := newBackend(vf, log)
 	if err != nil {
@@ -498,15 +492,12 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	if vf.mode == cegpv.ModeCEGPV && err != nil {
 		return cegpv.CheckOptions{}, err
 	}
-	return cegpv.CheckOptions{
-		Options: loop.Options{Backend: be, Bounds: vf.bounds(), Heuristic: h, Property: vf.property, NoDeepening: vf.noDeepen, NoGeneralise: vf.noGeneralise,
-			MaxIterations: vf.maxIter, MaxKeptShare: vf.maxKeptShare, Relax: relaxOpt(vf.relax), Dump: vf.dump, Refinement: vf.refinement, Sanity: vf.sanity, Logger: log},
-		Mode:       vf.mode,
-		Beyond:     vf.beyond, // 0: off, as in the library
-		Probe:      vf.probe,
-		NoExplicit: !vf.explicit,
-		LoopOnly:   vf.loopOnly,
-	}, nil
+	o := cegpv.DefaultCheckOptions()
+	o.Backend, o.Bounds, o.Heuristic, o.Property, o.Logger = be, vf.bounds(), h, vf.property, log
+	o.NoDeepening, o.NoGeneralise, o.Dump, o.Refinement, o.Sanity = vf.noDeepen, vf.noGeneralise, vf.dump, vf.refinement, vf.sanity
+	o.MaxIterations, o.MaxKeptShare, o.Relax = vf.maxIter, vf.maxKeptShare, vf.relax
+	o.Mode, o.BeyondMax, o.Probe, o.NoExplicit, o.LoopOnly = vf.mode, vf.beyond, vf.probe, !vf.explicit, vf.loopOnly
+	return o, nil
 }
 
 func newBackend(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {

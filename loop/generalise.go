@@ -192,7 +192,7 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 	eo.Logger = v.log.Named("generalise")
 
 	// the limit case W = ∅: the search on the program itself
-	if !v.limitTried && !v.shallow && !v.opts.noLimit && !explicit.AppliesWith(v.work, *v.opts.Search) {
+	if !v.limitTried && !v.shallow && !v.opts.hooks.noLimit && !explicit.AppliesWith(v.work, *v.opts.Search) {
 		v.limitTried = true
 		lt := time.Now()
 		lctx, cancel := budget.WithShare(ctx, "the search on the program itself", LimitShare, LimitMax)
@@ -291,7 +291,7 @@ func (v *verifier) generalise(ctx context.Context, c *cex, vis map[program.Label
 // is mapped back to P and replayed; a confirmed FALSE is stored in found.
 // A sanity check that fails is stored in failed.
 func (v *verifier) prove(ctx context.Context, w map[program.Label]bool, seq []program.Label, eo explicit.Options, found **Result, failed *error) bool {
-	if v.opts.acceptUnproven {
+	if v.opts.hooks.acceptUnproven {
 		return true
 	}
 	sw := project(seq, w)

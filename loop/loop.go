@@ -78,7 +78,9 @@ import (
 	"cegpv.dev/cegpv/program"
 )
 
-// Options configure Verify.
+// Options configure Verify. A numeric option left 0 has the meaning its
+// field states (Normalize gives the defaults); DefaultOptions are the
+// defaults of every option, cegpv.DefaultCheckOptions' too.
 type Options struct {
 	Backend   backend.Backend
 	Bounds    backend.Bounds
@@ -89,21 +91,25 @@ type Options struct {
 	// on for it alone).
 	Property string
 	// MaxIterations bounds the spurious counterexamples excluded at one
-	// abstraction level before the kept set is widened (0: 4).
+	// abstraction level before the kept set is widened (0: the default,
+	// DefaultMaxIterations).
 	MaxIterations int
-	// MaxChecks bounds the backend calls of the whole run (0: 1000); when
-	// it is exhausted the answer is UNKNOWN with that reason.
+	// MaxChecks bounds the backend calls of the whole run (0: the
+	// default, DefaultMaxChecks); when it is exhausted the answer is
+	// UNKNOWN with that reason.
 	MaxChecks int
 	Dump      string // directory for every program and backend log, or ""
 	// MaxKeptShare: a level whose kept set has at least this share of the
 	// program's variables is replaced by the last level (every variable,
 	// one check of the program itself): such an abstraction costs about
-	// as much to check as the program. 0: 0.8; 1 or more: never.
+	// as much to check as the program. 0: the default,
+	// DefaultMaxKeptShare; 1 or more: never.
 	MaxKeptShare float64
 	// Relax is how many times a forced check of the original program that
 	// fails is repeated with the atoms of its unsat core dropped, looking
 	// for a real violation near the spurious one (incremental backends;
-	// every core found also refines the abstraction). 0: 8; negative: none.
+	// every core found also refines the abstraction). 0 (or negative):
+	// none, the paper's loop; DefaultRelax is the default.
 	Relax int
 	// NoIncremental makes the loop use the code-to-code reconstruction and
 	// refinement even when the backend is incremental (for comparisons).
@@ -132,38 +138,60 @@ type Options struct {
 	// explicit search never runs on the program itself from the loop.
 	// Generalisation needs the explicit search (Search).
 	NoGeneralise bool
+	// Sanity runs program.Check on every program a pass of the loop
+	// produces (slice, refine, observer, reconstruct); a violated
+	// invariant ends the run with an internal error naming the pass (as
+	// the compiler's ssa checks after each pass).
+	Sanity bool
+	Logger hclog.Logger
+
+	// hooks are set by the tests only (export_test.go).
+	hooks testHooks
+}
+
+// testHooks change the loop for its tests; no other code sets them.
+type testHooks struct {
 	// noLimit leaves out the generalisation's search on the program
-	// itself (the tests, so that ddmin runs on loop-free programs too).
+	// itself, so that ddmin runs on loop-free programs too.
 	noLimit bool
 	// acceptUnproven makes the generalisation accept every candidate
 	// without a search: unsound, the tests' mutation check.
 	acceptUnproven bool
-	// Sanity runs program.Check on every program a pass of the loop
-	// produces (slice, refine, observer, reconstruct); a violated
-	// invariant ends the run with an internal error naming the pass (as
-	// the compiler's ssa checks after each pass). The tests run with it.
-	Sanity bool
-	Logger hclog.Logger
 }
 
-// Normalize gives the options left 0 their defaults (the ones each field
-// documents) and checks the rest: the one place they are defaulted
-// (cegpv.Check calls it once; Verify again, which changes nothing then).
+// The defaults of Options (DefaultOptions).
+const (
+	DefaultMaxIterations = 4
+	DefaultMaxChecks     = 1000
+	DefaultMaxKeptShare  = 0.8
+	DefaultRelax         = 8
+)
+
+// DefaultOptions are the loop's defaults; Backend and Bounds are left to
+// the caller.
+func DefaultOptions() Options {
+	return Options{Heuristic: depgraph.Paper{}, MaxIterations: DefaultMaxIterations, MaxChecks: DefaultMaxChecks,
+		MaxKeptShare: DefaultMaxKeptShare, Relax: DefaultRelax, Refinement: Refinements[0]}
+}
+
+// Normalize gives the options left 0 whose 0 means the default their
+// defaults and checks the rest: the one normalisation of the loop's
+// options (cegpv.Check's normalisation calls it, Verify again, which then
+// changes nothing).
 func (o *Options) Normalize() error {
+	d := DefaultOptions()
 	if o.MaxIterations <= 0 {
-		o.MaxIterations = 4
+		o.MaxIterations = d.MaxIterations
 	}
 	if o.MaxChecks <= 0 {
-		o.MaxChecks = 1000
+		o.MaxChecks = d.MaxChecks
 	}
 	if o.MaxKeptShare <= 0 {
-		o.MaxKeptShare = 0.8
+		o.MaxKeptShare = d.MaxKeptShare
 	}
-	if o.Relax == 0 {
-		o.Relax = 8
-	}
+	o.Relax = max(0, o.Relax)
 	if o.Heuristic == nil {
-		o.Heuristic = depgraph.Paper{}
+		o.Heuristic = d.Heuristic
 	}
 	switch o.Refinement {
 	case "", "monitor", "observer":
@@ -240,14 +268,27 @@ type KeptSet struct {
 // observer's controller, a monitor) have loops and runs of their own, so
 // an abstract run reaching a bound says little about the program; a check
 // of an unwinding property alone (Property) is that check only.
-func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, err error) {
-	defer program.Recover(&err)
-	if opts.Bounds, err = PropertyBounds(p, opts.Property, opts.Bounds); err != nil {
+func Verify(ctx context.Context, p *program.Program, opts Options) (Result, error) {
+	b, err := PropertyBounds(p, opts.Property, opts.Bounds)
+	if err != nil {
 		return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
 	}
+	opts.Bounds = b
+	sel, err := SelectProperty(p, opts.Property)
+	if err != nil {
+		return Result{Result: backend.Result{Reason: err.Error()}}, err
+	}
+	return VerifySelected(ctx, p, sel, opts)
+}
+
+// VerifySelected is Verify for a caller that has selected the checked
+// property itself (cegpv.Check does, once per program): sel is
+// SelectProperty(p, opts.Property) and opts.Bounds are PropertyBounds's.
+func VerifySelected(ctx context.Context, p, sel *program.Program, opts Options) (_ Result, err error) {
+	defer program.Recover(&err)
 	uwa := opts.Bounds // the bounds of the unwinding check
 	opts.Bounds.UnwindingAssertions, opts.Bounds.UnwindingOnly = false, ""
-	v := &verifier{p: p, work: p, opts: opts, log: opts.Logger, uwa: uwa}
+	v := &verifier{p: p, work: sel, opts: opts, log: opts.Logger, uwa: uwa}
 	if v.log == nil {
 		v.log = hclog.NewNullLogger()
 	}
@@ -255,14 +296,9 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 		return Result{Result: backend.Result{Reason: err.Error()}}, err
 	}
 	if opts.Property != "" {
-		w, err := program.OnlyProperty(p, opts.Property)
-		if err != nil {
-			return Result{Result: backend.Result{Reason: err.Error()}}, &program.Error{Kind: program.Unsupported, Err: err}
-		}
-		if err := SanityCheck(opts.Sanity, "the property's selection", w); err != nil {
+		if err := SanityCheck(opts.Sanity, "the property's selection", sel); err != nil {
 			return Result{Result: backend.Result{Reason: err.Error()}}, err
 		}
-		v.work = w
 	}
 	if program.IsUnwinding(opts.Property) {
 		return v.unwinding(ctx, Result{}), nil
@@ -272,6 +308,20 @@ func Verify(ctx context.Context, p *program.Program, opts Options) (_ Result, er
 		res = v.unwinding(ctx, res)
 	}
 	return res, err
+}
+
+// SelectProperty is p with only the property prop checked
+// (program.OnlyProperty), p itself when prop is "" (every property); a
+// property p does not have is Unsupported.
+func SelectProperty(p *program.Program, prop string) (*program.Program, error) {
+	if prop == "" {
+		return p, nil
+	}
+	w, err := program.OnlyProperty(p, prop)
+	if err != nil {
+		return nil, &program.Error{Kind: program.Unsupported, Err: err}
+	}
+	return w, nil
 }
 
 // unwinding checks the unwinding properties of p (Verify) with the backend

@@ -344,7 +344,7 @@ func (s *incremental) reconstruct(ctx context.Context, c *cex, it int) (backend.
 	}
 	v.checks++
 	start := time.Now()
-	r, blks, err := v.instP.CheckForced(ctx, s.visible, c.keys, max(0, v.opts.Relax))
+	r, blks, err := v.instP.CheckForced(ctx, s.visible, c.keys, v.opts.Relax)
 	v.recordReconstruct(r, err, time.Since(start))
 	c.blockers = blks
 	return r, err

@@ -32,13 +32,13 @@ type Outcome struct {
 	// found the violation (iterative deepening), when they differ.
 	FoundWithin string `json:"found_within,omitempty"`
 	// FoundBeyond says how a violation beyond the bounds was found (see
-	// cegpv.Beyond); Beyond, for a TRUE, how long the search beyond the
-	// bounds ran without finding one.
-	FoundBeyond string `json:"found_beyond,omitempty"`
-	Beyond      string `json:"beyond,omitempty"`
-	Mode        string `json:"mode"`
-	Backend     string `json:"backend"`
-	DataModel   string `json:"data_model"` // ILP32 or LP64
+	// cegpv.Beyond); SearchedBeyond, for a TRUE, how long the search
+	// beyond the bounds ran without finding one.
+	FoundBeyond    string `json:"found_beyond,omitempty"`
+	SearchedBeyond string `json:"beyond,omitempty"`
+	Mode           string `json:"mode"`
+	Backend        string `json:"backend"`
+	DataModel      string `json:"data_model"` // ILP32 or LP64
 	// DecidedBy names the engine the verdict comes from (cegpv.ByLoop and
 	// the others), for a TRUE or FALSE.
 	DecidedBy string `json:"decided_by,omitempty"`
@@ -112,7 +112,7 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	if r.FoundWithin != nil {
 		o.FoundWithin = r.FoundWithin.String()
 	}
-	o.FoundBeyond, o.Beyond = r.FoundBeyond, r.Beyond
+	o.FoundBeyond, o.SearchedBeyond = r.FoundBeyond, r.SearchedBeyond
 	o.DecidedBy = r.DecidedBy
 	o.Run = r.Run
 	if r.Verdict == backend.Unsafe {

@@ -123,8 +123,8 @@ func (t Text) Write(o *Outcome) error {
 				kind = "proof: unwinding assertions hold for " + o.Bounds
 			}
 		}
-		if o.Beyond != "" {
-			fmt.Fprintf(w, "(%s)\n", o.Beyond)
+		if o.SearchedBeyond != "" {
+			fmt.Fprintf(w, "(%s)\n", o.SearchedBeyond)
 		}
 		if o.Program != nil && len(o.Program.Bodiless) > 0 {
 			fmt.Fprintf(w, "(assuming, as CBMC, that %s, without a body, return%s an arbitrary value and change%s no variable)\n",
@@ -254,8 +254,8 @@ func (h HTML) Write(o *Outcome) error {
 	if o.FoundBeyond != "" {
 		c.Notes = append(c.Notes, "found beyond "+o.Bounds+": "+o.FoundBeyond)
 	}
-	if o.Beyond != "" {
-		c.Notes = append(c.Notes, o.Beyond)
+	if o.SearchedBeyond != "" {
+		c.Notes = append(c.Notes, o.SearchedBeyond)
 	}
 	if cs := o.CEGPV; cs != nil {
 		c.Loop = &LoopSummary{Levels: cs.Levels, Iterations: len(cs.Iterations), Spurious: cs.Spurious(), Checks: cs.Checks, Kept: cs.Kept}

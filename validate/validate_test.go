@@ -22,7 +22,7 @@ import (
 )
 
 func opts() cegpv.CheckOptions {
-	return cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5, Timeout: 60 * time.Second}}, Beyond: -1}
+	return cegpv.CheckOptions{Options: loop.Options{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 5, Timeout: 60 * time.Second}}}
 }
 
 func check(t *testing.T, file string, src []byte, w []byte) Result {
