@@ -25,7 +25,7 @@ func TestExplicitBeside(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed")
 	}
-	eo := explicit.Defaults
+	eo := cegpv.RaceSearch
 	eo.Delay = 0
 	for _, mode := range cegpv.Modes {
 		byExplicit := 0
@@ -91,7 +91,7 @@ func (stuckBackend) Check(ctx context.Context, _ *program.Program, b backend.Bou
 // modes, so a checker that does not answer leaves the verdict to the
 // search (issue 16: ESBMC's first abstract check that does not end).
 func TestExplicitBesideExternal(t *testing.T) {
-	eo := explicit.Defaults
+	eo := cegpv.RaceSearch
 	eo.Delay = 0
 	for _, c := range []struct {
 		src  string

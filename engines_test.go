@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"cegpv.dev/cegpv/explicit"
 )
 
 var updateBudgets = flag.Bool("update-budgets", false, "rewrite the table of engines in docs/verifying.md")
@@ -57,9 +55,6 @@ func TestBudgets(t *testing.T) {
 	// what the code uses is the table's
 	if probe.Max != DefaultProbe || beyond.Max != DefaultBeyondMax {
 		t.Errorf("probe %v, beyond %v: the defaults are %v, %v", probe.Max, beyond.Max, DefaultProbe, DefaultBeyondMax)
-	}
-	if got := searchOptions(race); got.Delay != explicit.Defaults.Delay || got.Share != explicit.Defaults.Share || got.Max != explicit.Defaults.Max || got.Bytes != explicit.Defaults.Bytes {
-		t.Errorf("explicit.Defaults %+v, the table's race %+v", explicit.Defaults, got)
 	}
 
 	var tab bytes.Buffer

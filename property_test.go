@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"cegpv.dev/cegpv"
 	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/backend/builtin"
 	"cegpv.dev/cegpv/explicit"
@@ -97,7 +98,7 @@ func judgePrograms(t *testing.T, gen func(int64) string, n int) {
 		var c2c loop.Result
 		c2cErr := errSkipped
 		if seed%2 == 0 {
-			search := explicit.Defaults
+			search := cegpv.RaceSearch
 			ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
 			c2c, c2cErr = loop.Verify(ctx, p, loop.Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &search})
 			cancel()

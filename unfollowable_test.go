@@ -88,7 +88,7 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); a
 	slicedBug := strings.Replace(sliced, "x == 1", "x == 0", 1)
 	// the race of the explicit search beside the mode must not answer:
 	// the verdicts here come from the search behind the backend
-	late := explicit.Defaults
+	late := cegpv.RaceSearch
 	late.Delay = time.Hour
 	for _, c := range []struct {
 		name, src  string

@@ -31,17 +31,17 @@ func verifyEach(ctx context.Context, file string, vf *verifyFlags, jobs int, log
 		rep.Properties = []*report.Outcome{o}
 		return writeEach(outs, rep, exitCodeFor(err)), nil
 	}
-	all := cegpv.CheckEach(ctx, p, opts, jobs)
-	for _, r := range all.Reports {
+	props := cegpv.CheckEach(ctx, p, opts, jobs)
+	for _, r := range props.Reports {
 		o := vf.outcome(file)
 		o.Program = p
 		o.Fill(r)
 		o.Stats.TotalSec = r.Elapsed.Seconds()
 		rep.Properties = append(rep.Properties, o)
 	}
-	rep.Verdict = all.Verdict.SVCOMP()
+	rep.Verdict = props.Verdict.SVCOMP()
 	code := exitUnknown
-	switch all.Verdict {
+	switch props.Verdict {
 	case backend.Unsafe:
 		code = exitUnsafe
 	case backend.Safe:

@@ -92,10 +92,6 @@ func (b Backend) Check(ctx context.Context, p *program.Program, bounds backend.B
 	return res, nil
 }
 
-// Defaults are the search's budgets beside the mode (cegpv's table of
-// engines holds the same, and its tests check it).
-var Defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
-
 // Applies reports whether the search runs on p (see the package comment).
 func Applies(p *program.Program) bool {
 	return p.Bounded() && Explorable(p) == nil

@@ -27,8 +27,13 @@ func lower(t *testing.T, src string) *program.Program { return lowertest.C(t, "x
 
 func id(r backend.Result) backend.Result { return r }
 func known(r backend.Result) bool        { return r.Verdict != backend.Unknown }
-func fast() Options                      { o := Defaults; o.Delay = 0; return o }
-func bounds() backend.Bounds             { return backend.Bounds{Unwind: 3} }
+
+// defaults are budgets of the search as cegpv's table gives them beside
+// the mode.
+var defaults = Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
+
+func fast() Options          { o := defaults; o.Delay = 0; return o }
+func bounds() backend.Bounds { return backend.Bounds{Unwind: 3} }
 func never(ctx context.Context) (backend.Result, error) {
 	<-ctx.Done()
 	return backend.Result{Verdict: backend.Unknown, Reason: "cancelled"}, ctx.Err()
@@ -58,7 +63,7 @@ func TestRaceSearchWins(t *testing.T) {
 // The other engine's verdict wins when it comes first.
 func TestRacePrimaryWins(t *testing.T) {
 	p := lower(t, locked)
-	o := Defaults
+	o := defaults
 	o.Delay = time.Hour
 	res, err := Race(context.Background(), p, bounds(), o, func(ctx context.Context) (backend.Result, error) {
 		return backend.Result{Verdict: backend.Safe, Reason: "primary"}, nil
@@ -91,12 +96,12 @@ func TestAppliesLoopFree(t *testing.T) {
 // Beyond explores every run of a program whose loops end (a complete
 // answer) and finds a bug deeper than the bounds.
 func TestBeyond(t *testing.T) {
-	res, how, done := Beyond(context.Background(), lower(t, locked), backend.Bounds{Unwind: 1}, Defaults)
+	res, how, done := Beyond(context.Background(), lower(t, locked), backend.Bounds{Unwind: 1}, defaults)
 	if !done || res.Verdict != backend.Safe || !res.Complete || res.Proof {
 		t.Errorf("locked: %v complete %v proof %v (%s, done %v), want a complete Safe, no proof without unwinding assertions", res.Verdict, res.Complete, res.Proof, how, done)
 	}
 	deep := lower(t, "int g; int main(void) { for (int i = 0; i < 40; i++) g++; __VERIFIER_assert(g != 40); return 0; }\nvoid __VERIFIER_assert(int c) { if (!c) { ERROR: __VERIFIER_error(); } }\nvoid __VERIFIER_error(void);")
-	res, how, done = Beyond(context.Background(), deep, backend.Bounds{Unwind: 3}, Defaults)
+	res, how, done = Beyond(context.Background(), deep, backend.Bounds{Unwind: 3}, defaults)
 	if !done || res.Verdict != backend.Unsafe || res.Run == nil {
 		t.Errorf("deep: %v (%s, done %v), want Unsafe", res.Verdict, how, done)
 	}

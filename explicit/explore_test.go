@@ -407,7 +407,7 @@ int main(void) {
 }
 `)
 	for _, tc := range []struct{ max, cap int }{{3, 3}, {0, 0}, {5, 0}} {
-		res, done := Check(context.Background(), p, backend.Bounds{Unwind: 5, MaxThreads: tc.max}, Defaults)
+		res, done := Check(context.Background(), p, backend.Bounds{Unwind: 5, MaxThreads: tc.max}, defaults)
 		if !done || res.Verdict != backend.Safe || res.Bounds.ThreadCap != tc.cap {
 			t.Errorf("max %d: %v %v, bounds %q; want SAFE with thread cap %d", tc.max, done, res.Verdict, res.Bounds, tc.cap)
 		}

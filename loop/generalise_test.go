@@ -29,11 +29,15 @@ type genRun struct {
 
 var genRuns = []genRun{{"without", true, false}, {"ddmin", false, true}, {"with", false, false}}
 
+// raceSearch are the search's budgets as cegpv.Check sets them beside the
+// mode (its table's race, cegpv.RaceSearch).
+var raceSearch = explicit.Options{Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
+
 // verifyGen runs the code-to-code monitor loop on p with the explicit
 // search (as Check would set it) in configuration g.
 func verifyGen(t *testing.T, be backend.Backend, p *program.Program, bd backend.Bounds, g genRun, limit time.Duration) loop.Result {
 	t.Helper()
-	eo := explicit.Defaults
+	eo := raceSearch
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	o := loop.Options{Sanity: true, Backend: be, Bounds: bd, NoIncremental: true, Search: &eo, NoGeneralise: g.noGen}
@@ -148,7 +152,7 @@ func TestGeneraliseUnprovenIsCaught(t *testing.T) {
 			continue
 		}
 		p := lowertest.CModel(t, pr.Model, pr.Path, string(pr.Src))
-		eo := explicit.Defaults
+		eo := raceSearch
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		o := loop.Options{Backend: be, Bounds: backend.Bounds{Unwind: pr.Unwind, Threads: pr.Threads}, NoIncremental: true, Search: &eo}
 		res, _ := loop.Verify(ctx, p, loop.AcceptingUnproven(loop.WithoutLimit(o)))

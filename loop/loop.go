@@ -250,7 +250,7 @@ type Result struct {
 type KeptSet struct {
 	Unwind    int    `json:"unwind"`
 	Level     int    `json:"level"`
-	Heuristic string `json:"heuristic"` // "all" for the whole program
+	Heuristic string `json:"heuristic"` // WholeProgram for the whole program
 	// Of is the number of variables of the program.
 	Of   int            `json:"of"`
 	Kept []depgraph.Var `json:"kept"`
@@ -479,7 +479,11 @@ func (v *verifier) levels() []depgraph.Heuristic {
 // everyVar keeps every variable: the last level, where A is P.
 type everyVar struct{}
 
-func (everyVar) Name() string { return "all" }
+// WholeProgram is the heuristic name of a level that keeps every
+// variable (KeptSet.Heuristic).
+const WholeProgram = "all"
+
+func (everyVar) Name() string { return WholeProgram }
 func (everyVar) Choose(g *depgraph.Graph, _ []depgraph.Var) []depgraph.Var {
 	return append([]depgraph.Var(nil), g.Vars...)
 }
@@ -506,7 +510,7 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 		v.log.Info("abstraction level", "level", v.level, "heuristic", h.Name(), "kept", len(v0), "of", len(g.Vars))
 		name := h.Name()
 		if full {
-			name = "all"
+			name = WholeProgram
 		}
 		v.sets = append(v.sets, KeptSet{Unwind: v.opts.Bounds.Unwind, Level: v.level, Heuristic: name, Of: len(g.Vars), Kept: v0})
 		if v.opts.Dump != "" {
