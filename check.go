@@ -1,10 +1,3 @@
-// Package cegpv decides verdicts: Check (and CheckEach, per property) runs
-// the engines of a check — the CEGPV loop (package loop) or the backend
-// alone, the probe, the explicit-state search raced beside them, the
-// search behind a counterexample that cannot be followed, the search
-// beyond the bounds — within CPU-time budgets (internal/budget), and
-// judges every answer the same way: a FALSE only with a run replayed on
-// the program that draws no opaque value (design.md §5).
 package cegpv
 
 import (

@@ -31,27 +31,25 @@ type Budget struct {
 
 // The table of engines and budgets: every engine a check may run, with
 // its share, its limits and its start, in one place (docs/verifying.md,
-// Budgets, says the same; TestEngines checks both). Check reads its
-// budgets here; the loop's own (deepening, generalisation) are the loop's
-// constants, listed here.
+// Budgets, says the same; TestBudgets checks both; why these values:
+// docs/measurements.md, Why the defaults). Check reads its budgets here;
+// the loop's own (deepening, generalisation) are the loop's constants,
+// listed here.
 var (
 	// withoutOpaque: Check first checks the program's runs that draw no
 	// opaque value, with half of the time.
 	withoutOpaque = Budget{Engine: "the check of the program without its opaque draws", Starts: "first", Share: 0.5}
 	// probe: the backend alone on the whole program before the loop (cegpv
-	// mode over a backend that is not external). Most tasks of the shared
-	// set are decided within it; measured in docs/bench/probe.
+	// mode over a backend that is not external).
 	probe = Budget{Engine: "the probe (cegpv mode, a backend that is not external)", By: ByProbe, Starts: "first", Max: DefaultProbe}
 	// mode: the CEGPV loop or the backend alone, with whatever is left.
 	mode = Budget{Engine: "the mode (the CEGPV loop or the backend alone)", By: ByLoop + ", " + ByBackend + " or " + ByUnwinding, Starts: "after the probe", Share: 1}
 	// race: the explicit-state search beside the mode, on programs with
-	// loops (docs/bench/explicit-on).
+	// loops.
 	race = Budget{Engine: "the explicit-state search beside the mode", By: BySearch, Starts: "beside the mode",
 		Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
 	// raceExternal: the same beside an external checker, loop-free
-	// programs too: the checker uses one core, the search the other, and
-	// there it is the search that decides (docs/bench/esbmc-generalise;
-	// mix046: 460k states, 220 MiB).
+	// programs too: the checker uses one core, the search the other.
 	raceExternal = Budget{Engine: "the explicit-state search beside an external checker", By: BySearch, Starts: "beside the mode",
 		Delay: time.Second, Share: 1, Max: 10 * time.Minute, Bytes: 512 << 20}
 	// reconstruction: the search beside a reconstruction's check (the

@@ -65,7 +65,7 @@ func Main(args []string, reg *Registry) int {
 		return exitUsage
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		// a task's budget is 2 GiB with its solver (issue 3); the
+		// a task's budget is 2 GiB with its solver; the
 		// encoding and the explicit search give up at 1 GiB and 768 MiB
 		// of heap objects, and the collector keeps the rest near them
 		debug.SetMemoryLimit(1536 << 20)

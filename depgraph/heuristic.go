@@ -79,7 +79,7 @@ func (h Steps) Choose(g *Graph, target []Var) []Var { return g.backward(target, 
 // user-defined atomic lock waits on), and the guards of the loops around
 // those assignments (how often a counter is incremented is its loop
 // counter's business: without it every abstraction of a counting
-// property has a spurious counterexample, issue 31). Other control
+// property has a spurious counterexample). Other control
 // dependences further back are left to refinement and to the wider levels.
 type Paper struct{}
 

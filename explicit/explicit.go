@@ -13,12 +13,11 @@
 // (backend.ErrUnfollowable); no backend runs it itself.
 //
 // The search applies to programs with loops or recursion (program.Bounded)
-// whose nondeterminism is finite (Explorable). On loop-free programs
-// the symbolic engines are fast and a second search only competes with
-// them for the cores (the wmm set: 1.45x in total time and no task gained,
-// docs/bench/explicit-on); on programs whose threads loop, its reductions
-// (lock-protected steps run alone, thread symmetry, dead locals left out)
-// prove tasks whose encoding is too hard for the solver.
+// whose nondeterminism is finite (Explorable): on loop-free programs the
+// symbolic engines are fast and a second search only competes with them
+// for the cores; on programs whose threads loop, its reductions prove
+// tasks whose encoding is too hard for the solver (docs/measurements.md,
+// Why the defaults).
 //
 // Invariants: an Unsafe answer carries a run that interp.Replay confirmed
 // on the program; a Safe answer covers at least the runs within the bounds

@@ -1,7 +1,7 @@
 package loop
 
 // Generalisation of a spurious counterexample before it is excluded (the
-// monitor strategy, code to code; issue 16).
+// monitor strategy, code to code).
 //
 // The monitor strategy excludes, for each spurious counterexample, the
 // abstract runs whose projection onto the visible set V (the shared

@@ -1,63 +1,3 @@
-// Package loop is the CEGPV loop of counter-example guided program
-// verification (Abdulla, Atig, Diep): it slices a program to a few
-// variables, asks a backend about the abstraction, checks every abstract
-// counterexample against the original program by reconstruction, and
-// refines the abstraction by excluding the counterexamples that turned out
-// spurious, until the loop's answer is final. The verdict (the portfolio
-// of engines around the loop, the search beyond the bounds, the judge of
-// every answer) is the module root's, cegpv.Check; the loop never imports
-// it.
-//
-// The loop implemented by Verify (design.md §1, order-only variant of §6):
-//
-//	V0 := heuristic(P)                    (closed under alias groups, never empty)
-//	loop over abstraction levels:
-//	  A := slice(P, V0); R := {}
-//	  repeat up to MaxIterations times:
-//	    r := backend(A minus the runs whose visible label sequence is in R)
-//	    SAFE    → SAFE (for the bounds of the check)
-//	    UNKNOWN → UNKNOWN(reason)
-//	    π := r's run mapped back to A
-//	    P1 := P forced to follow π's visible label sequence
-//	    s := backend(P1)
-//	    UNSAFE  → the run mapped back to P, replayed on P → UNSAFE
-//	    UNKNOWN → UNKNOWN(reason)
-//	    SAFE    → R := R ∪ {labels(π)}   (no run of P has them)
-//	  V0 := the next heuristic's choice on the ladder (depgraph.Levels; the last level keeps every variable)
-//
-// Before labels(π) is added to R, the code-to-code loop generalises it
-// (generalise.go): it adds the pattern (W, labels(π)|W) for a small label
-// set W for which the explicit-state search proves that no run of P
-// following only the W-steps' order violates an assertion, which removes
-// every abstract run with that W-projection at once (Options.NoGeneralise).
-//
-// The last level is one backend check of P; a level whose V0 has at least
-// MaxKeptShare of P's variables is replaced by it. After the deepening
-// (shallow runs of this loop at unwind 1 and 2, see deepen), the levels
-// narrower than the one the last shallow run ended safe at are skipped.
-//
-// With an incremental backend (backend.Incremental, the built-in one) the
-// same loop runs on two live solvers, one for A and one for P: "P forced
-// to follow π" is P under the atoms of F(seq) as assumptions, and what is
-// added to R is not π's whole sequence but the unsat core of that check (a
-// Blocker: the few orderings of visible steps that already contradict P),
-// which removes every run of A agreeing with π on them. Before giving up on
-// π, the forced check is repeated up to Relax times with the atoms of the
-// cores found so far dropped: a violation of P close to π is then found
-// without another abstract check (it is a real run, replayed like any
-// other), and every core is a blocker.
-//
-// The loop is written once (refineLevel); how an abstraction is checked, a
-// counterexample reconstructed and a spurious one excluded is a strategy
-// (strategy.go): the code-to-code monitor, its incremental form and the
-// paper's observer.
-//
-// Soundness (design.md §5): A over-approximates P (Lemma 1) and excluding a
-// label sequence that no run of P has keeps it so (Lemmas 2 and 3), so SAFE
-// for A' is SAFE for P under the same bounds; every UNSAFE is a run of the
-// original program confirmed by interp.Replay before it is returned; a
-// reconstruction that errors or times out makes the answer UNKNOWN, never
-// "spurious".
 package loop
 
 import (
@@ -403,10 +343,9 @@ func (v *verifier) loop(ctx context.Context) (Result, error) {
 // the search, so skipping some is sound; Safe at a narrower level is just
 // as final as at a wider one.
 //
-// The loop stops at unwind 2 because a CEGPV run, unlike one backend check,
-// refines the abstraction of each unwinding anew: deeper shallow runs cost
-// as much as the run at the bounds (measured on 38_rand_cas, which ran
-// out of time when the deepening went to unwind 4).
+// It stops at unwind 2: a CEGPV run refines the abstraction of each
+// unwinding anew, so deeper shallow runs cost as much as the run at the
+// bounds (docs/measurements.md, Why the defaults).
 func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int) {
 	var iters []Iteration
 	var sets []KeptSet

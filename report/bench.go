@@ -61,7 +61,7 @@ type Row struct {
 }
 
 // LoopMetrics are the figures of one run of the CEGPV loop that compare
-// heuristics (issue 29), from its statistics (LoopStats: every level and
+// heuristics, from its statistics (LoopStats: every level and
 // iteration, the deepening's shallow runs included).
 type LoopMetrics struct {
 	Levels     int `json:"levels,omitempty"`     // abstraction levels of the run at the bounds

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// loopSection is the bench page's section on the CEGPV loop (issue 29):
+// loopSection is the bench page's section on the CEGPV loop:
 // its figures per mode (LoopSums) and three plots: each run's kept-set
 // share against its time, a cactus plot of the iterations per mode
 // (heuristic), and the kept-set share of the first loop mode against

@@ -41,8 +41,7 @@
 //     also on a pointer parameter: acquire(&m)) run as one block when no
 //     other thread touches their data without the lock, or, by Lipton's
 //     reduction, when a region that always completes has at most one racy
-//     access (locks.go); this takes the SV-COMP wmm tasks from tens of
-//     seconds to about one;
+//     access (locks.go);
 //   - busy-wait loops (while (l != s);) are executed once, after a wait of
 //     any length (spin.go);
 //   - symmetric thread instances (a spawn in a loop, same function and
@@ -67,15 +66,11 @@
 // max(64, 8×unwind) at a variable index) make the answer Unknown unless a
 // violation is found that avoids them.
 //
-// Check runs iterative deepening around the encoding:
-//
-//   - iterative deepening for bugs (deepen): the encoding at unwind 1 (or
-//     Bounds.DeepenFrom), 2, …, Unwind-1 first, each with at most 3/4 of the
-//     time left, until a step takes more than 1 s (deepenJump); a
-//     violation found there is a real run, found at a fraction of the cost
-//     (the stack and twostage tasks: unwind 1 and 3 instead of 5); a Safe
-//     step that cut no path is the final answer (Options.NoDeepening turns
-//     it off);
+// Check runs iterative deepening for bugs around the encoding (deepen):
+// the encoding at unwind 1 (or Bounds.DeepenFrom), 2, …, Unwind-1 first,
+// until a step takes more than deepenJump; a violation found there is a
+// real run, found at a fraction of the cost; a Safe step that cut no path
+// is the final answer (Options.NoDeepening turns it off).
 //
 // The explicit-state search of package explicit is not the backend's: the
 // library (cegpv.Check) races it beside whole checks, whatever the backend.
@@ -217,8 +212,8 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 //
 // A Safe step that cut paths says nothing about deeper runs, so the next
 // step follows. The shallow steps cost little next to the full one when
-// each unwinding costs several times the one before, which is the rule in
-// concurrent programs (measured: twostage_3, stack tasks).
+// each unwinding costs several times the one before, the rule in
+// concurrent programs.
 func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, bool, error) {
 	opts := b.optsFor(bounds)
 	share := deepenShare

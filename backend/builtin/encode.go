@@ -116,7 +116,7 @@ func (e *enc) tick() {
 }
 
 // Memory budget of one encoding, so that a task stays under 2 GiB with its
-// solver (issue 3): the Go heap of the symbolic execution, and the formula
+// solver: the Go heap of the symbolic execution, and the formula
 // sent to the solver (z3 needs several times its size).
 var (
 	MaxEncodeHeap   uint64 = 1 << 30
