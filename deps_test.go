@@ -82,6 +82,11 @@ var deps = map[string][]string{
 
 func TestDeps(t *testing.T) {
 	const mod = "cegpv.dev/cegpv"
+	// the two packages of the algorithm: the verdict (the module root)
+	// uses the loop, the loop never the verdict
+	if slices.Contains(deps["loop"], "") || !slices.Contains(deps[""], "loop") {
+		t.Errorf("deps: the module root imports loop, never the reverse; loop %q, root %q", deps["loop"], deps[""])
+	}
 	short := func(path string) string { return strings.TrimPrefix(strings.TrimPrefix(path, mod), "/") }
 	seen := map[string]bool{}
 	var walk func(path string)
