@@ -50,14 +50,16 @@ import (
 // Options bound the search.
 type Options struct {
 	// Delay is the CPU time the other engine uses alone before the
-	// search starts (most programs are answered faster by it).
+	// search starts (most programs are answered faster by it; 0: at once).
 	Delay time.Duration
 	// Share is the share of the CPU time left (budget.Left) the search may
-	// use, Max its CPU time at most (and without a budget).
+	// use (0: next to none when the check has a budget), Max its CPU time
+	// at most, and without a budget (0: no cap).
 	Share float64
 	Max   time.Duration
-	// Bytes bounds the store of visited states (the threads of a run
-	// are bounded by backend.Bounds.MaxThreads).
+	// Bytes bounds the store of visited states (0: Explore's default,
+	// ExploreOptions.MaxStateBytes; the threads of a run are bounded by
+	// backend.Bounds.MaxThreads).
 	Bytes int
 	// LoopFree runs the search on loop-free programs too (Applies asks
 	// for loops): for programs with few interleavings, such as a
