@@ -56,8 +56,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	if !p.Bounded() {
 		return backend.Result{}, "", false // no loop or recursion: nothing lies beyond
 	}
-	deeper := opts.Bounds
-	deeper.Unwind = max(1, opts.Bounds.Unwind) * BeyondFactor
+	deeper := opts.Bounds.Scaled(BeyondFactor) // the per-loop bounds (--unwindset) too
 	if deeper.Threads > 0 {
 		deeper.Threads *= BeyondFactor
 	}

@@ -70,7 +70,21 @@ type CheckOptions struct {
 	// program alone before the loop starts; its verdict, if it has one by
 	// then, is the answer. 0 (or negative): off.
 	Probe time.Duration
+	// IncrementalBMC (--incremental-bmc, ESBMC's name) deepens the loops
+	// whose bound a run reaches: it turns unwinding assertions on, and
+	// while the answer is a FALSE of an unwinding property (a run,
+	// replayed, that reaches the bound of a loop or of a function's
+	// recursive calls) it doubles that loop's bound (Bounds.UnwindSet)
+	// and checks again, until a proof (TRUE: no run reaches a bound), a
+	// FALSE of a real property, or the end of the time (UNKNOWN naming
+	// the last bound a run reached). Each deeper check is the whole check
+	// again, with all the CPU time left (engines.go, incremental).
+	IncrementalBMC bool
 }
+
+// MaxIncrementalUnwind is the largest bound IncrementalBMC gives a loop:
+// a run that reaches it ends the deepening with UNKNOWN, saying so.
+const MaxIncrementalUnwind = 1 << 20
 
 // DefaultUnwind and DefaultGrace are DefaultCheckOptions' unwinding and
 // grace.
@@ -208,7 +222,12 @@ func Check(ctx context.Context, p *program.Program, opts CheckOptions) *Report {
 		total = time.Until(dl)
 	}
 	ctx, stop := budget.Start(ctx, "the check", total)
-	rep := c.check(ctx, p)
+	var rep *Report
+	if opts.IncrementalBMC {
+		rep = c.incremental(ctx, p)
+	} else {
+		rep = c.check(ctx, p)
+	}
 	stop()
 	if opts.LoopOnly {
 		loopOnly(rep)
@@ -276,7 +295,12 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		rep.unknown(err)
 		return rep
 	}
-	b, err := loop.PropertyBounds(p, c.opts.Property, c.opts.Bounds)
+	b, err := backend.ResolveUnwindSet(p, c.opts.Bounds)
+	if err != nil {
+		rep.unknown(&program.Error{Kind: program.Unsupported, Err: err})
+		return rep
+	}
+	b, err = loop.PropertyBounds(p, c.opts.Property, b)
 	if err != nil {
 		rep.unknown(&program.Error{Kind: program.Unsupported, Err: err})
 		return rep
@@ -676,6 +700,9 @@ type Properties struct {
 // checks not yet done, which are then Unknown; a violated property is a
 // result.
 func CheckEach(ctx context.Context, p *program.Program, opts CheckOptions, jobs int) *Properties {
+	if opts.IncrementalBMC { // (it checks unwinding assertions)
+		opts.Bounds.UnwindingAssertions = true
+	}
 	ids := CheckedProperties(p, opts.Bounds)
 	out := &Properties{IDs: ids, Reports: make([]*Report, len(ids))}
 	g, gctx := errgroup.WithContext(ctx)

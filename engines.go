@@ -71,10 +71,14 @@ var (
 	// check took, within Min and Max (--beyond) and Share of the time left.
 	beyond = Budget{Engine: "the search beyond the bounds", By: ByBeyond, Starts: "after a bounded TRUE",
 		Share: 0.5, Min: 15 * time.Second, Max: DefaultBeyondMax}
+	// incrementalRound: --incremental-bmc's check again with a loop's
+	// bound doubled, after a FALSE of its unwinding property; the whole
+	// check, with all that is left (its engines take their shares of it).
+	incrementalRound = Budget{Engine: "a deeper check of incremental BMC (--incremental-bmc)", By: "as the check it repeats", Starts: "after a FALSE of an unwinding property", Share: 1}
 )
 
 // Budgets lists the table in the order a check meets its engines.
-var Budgets = []Budget{withoutOpaque, probe, mode, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond}
+var Budgets = []Budget{withoutOpaque, probe, mode, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond, incrementalRound}
 
 // DefaultProbe and DefaultBeyondMax are the table's probe and beyond
 // limits, DefaultCheckOptions' Probe and BeyondMax (0 there is off).

@@ -20,6 +20,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,6 +93,15 @@ func (w wrapped) Open(ctx context.Context, p *program.Program, b Bounds) (Instan
 // Bounds limit the behaviours a check explores.
 type Bounds struct {
 	Unwind int // loop iterations and recursion depth per loop/call site
+	// UnwindSet gives loops and recursive functions bounds of their own
+	// (--unwindset, as CBMC's): each entry's Bound replaces Unwind for
+	// the loop or function whose program.Unwinding.Key is its Key. The
+	// engines that count iterations themselves (the built-in encoding,
+	// the explicit-state search, the interpreter through Run.UnwindSet)
+	// honour it; an external checker, whose loop numbers may differ from
+	// ours, gets MaxUnwind for every loop (a larger bound for each: its
+	// TRUE holds for these bounds too).
+	UnwindSet []LoopBound
 	// UnwindingAssertions: a run that reaches a loop or recursion bound
 	// violates that loop's or function's unwinding property
 	// (program.Unwindings), as CBMC's unwinding assertions: an Unsafe
@@ -120,6 +131,206 @@ type Bounds struct {
 	DeepenFrom int
 }
 
+// LoopBound is the bound of one loop or recursive function (an entry of
+// Bounds.UnwindSet).
+type LoopBound struct {
+	// ID names it as the user does (CBMC's loop ids): "main.0" for the
+	// loop of the unwinding property main.unwind.0, "f" for the recursive
+	// calls f makes (property f.recursion).
+	ID string
+	// Key is its program.Unwinding.Key in the program checked (a back
+	// edge's label, or the recursion property's id), which translations
+	// keep; "" until resolved (ResolveUnwindSet).
+	Key   string
+	Bound int
+}
+
+// UnwindOf returns the bound of the loop or recursive function with that
+// key (program.Unwinding.Key): its UnwindSet entry's, else Unwind.
+func (b Bounds) UnwindOf(key string) int {
+	for _, l := range b.UnwindSet {
+		if l.Key == key {
+			return l.Bound
+		}
+	}
+	return b.Unwind
+}
+
+// Uniform returns b with one bound for every loop, the largest
+// (MaxUnwind), and no UnwindSet: what an external checker is given. ESBMC
+// and CBMC number loops in the C file cegpv prints for them, in their own
+// way (ESBMC counts every loop of the program, CBMC per function after
+// its own passes), so their --unwindset ids need not be ours
+// (program.Unwindings); a larger bound for every loop is sound instead:
+// their TRUE holds within b too (and is stated for the larger bounds,
+// Result.Bounds), and a run they report at a bound is followed and
+// replayed at the larger bound.
+func Uniform(b Bounds) Bounds {
+	b.Unwind, b.UnwindSet = b.MaxUnwind(), nil
+	return b
+}
+
+// UnwindOfOr1 is UnwindOf, at least 1 (an unset Unwind is 1).
+func (b Bounds) UnwindOfOr1(key string) int { return max(1, b.UnwindOf(key)) }
+
+// MaxUnwind is the largest bound of any loop: Unwind or an UnwindSet
+// entry's (what an external checker gets as --unwind).
+func (b Bounds) MaxUnwind() int {
+	m := b.Unwind
+	for _, l := range b.UnwindSet {
+		m = max(m, l.Bound)
+	}
+	return m
+}
+
+// SetMap returns UnwindSet as a map from key to bound (program.Run's and
+// the interpreter's form), nil when it is empty.
+func (b Bounds) SetMap() map[string]int {
+	if len(b.UnwindSet) == 0 {
+		return nil
+	}
+	m := make(map[string]int, len(b.UnwindSet))
+	for _, l := range b.UnwindSet {
+		m[l.Key] = l.Bound
+	}
+	return m
+}
+
+// WithUnwind returns b with Unwind k and every UnwindSet bound at most k:
+// the bounds of a shallow step of a deepening towards b.
+func (b Bounds) WithUnwind(k int) Bounds {
+	b.Unwind = k
+	var set []LoopBound
+	for _, l := range b.UnwindSet {
+		if l.Bound < k {
+			set = append(set, l)
+		}
+	}
+	b.UnwindSet = set
+	return b
+}
+
+// Scaled returns b with Unwind and every UnwindSet bound multiplied by f
+// (the search beyond the bounds).
+func (b Bounds) Scaled(f int) Bounds {
+	b.Unwind = max(1, b.Unwind) * f
+	set := make([]LoopBound, len(b.UnwindSet))
+	for i, l := range b.UnwindSet {
+		l.Bound *= f
+		set[i] = l
+	}
+	b.UnwindSet = set
+	return b
+}
+
+// WithLoopBound returns b with the loop or function l bound at l.Bound
+// (its entry replaced, or added), the entries sorted by ID.
+func (b Bounds) WithLoopBound(l LoopBound) Bounds {
+	set := []LoopBound{l}
+	for _, o := range b.UnwindSet {
+		if o.Key != l.Key {
+			set = append(set, o)
+		}
+	}
+	slices.SortFunc(set, func(x, y LoopBound) int { return strings.Compare(x.ID, y.ID) })
+	b.UnwindSet = set
+	return b
+}
+
+// UnwindSetString writes an unwind set as CBMC's --unwindset takes it:
+// "main.0:12,f:3".
+func UnwindSetString(set []LoopBound) string {
+	var parts []string
+	for _, l := range set {
+		parts = append(parts, fmt.Sprintf("%s:%d", l.ID, l.Bound))
+	}
+	return strings.Join(parts, ",")
+}
+
+// ParseUnwindSet parses CBMC's --unwindset value, "L:k,...": L a loop id
+// ("main.0", or the unwinding property's id "main.unwind.0") or a
+// function's name for its recursive calls ("f", or "f.recursion"), k at
+// least 1. The keys are resolved against a program later
+// (ResolveUnwindSet).
+func ParseUnwindSet(s string) ([]LoopBound, error) {
+	var out []LoopBound
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		id, k, ok := strings.Cut(part, ":")
+		n, err := strconv.Atoi(k)
+		switch {
+		case !ok || id == "":
+			return nil, fmt.Errorf("%q: want LOOP:BOUND, as main.0:12 (the loop of property main.unwind.0) or f:3 (the recursive calls of f)", part)
+		case err != nil || n < 1:
+			return nil, fmt.Errorf("%q: the bound %q is not a number of at least 1", part, k)
+		}
+		id = NormalLoopID(id)
+		if seen[id] {
+			return nil, fmt.Errorf("%q: loop %s has two bounds", part, id)
+		}
+		seen[id] = true
+		out = append(out, LoopBound{ID: id, Bound: n})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%q: no LOOP:BOUND", s)
+	}
+	return out, nil
+}
+
+// NormalLoopID returns the loop id of an unwinding property's id
+// ("main.unwind.0" → "main.0", "f.recursion" → "f"), other ids as they are.
+func NormalLoopID(id string) string {
+	if !program.IsUnwinding(id) {
+		return id
+	}
+	if f, ok := strings.CutSuffix(id, ".recursion"); ok {
+		return f
+	}
+	f, k, _ := strings.Cut(id, ".unwind.")
+	return f + "." + k
+}
+
+// LoopIDOf is the loop id (LoopBound.ID) of an unwinding property.
+func LoopIDOf(u program.Unwinding) string { return NormalLoopID(u.ID) }
+
+// ResolveUnwindSet sets the Key of every UnwindSet entry of b from p's
+// unwinding properties (program.Unwindings); an id that names none of
+// them is an error that lists those p has.
+func ResolveUnwindSet(p *program.Program, b Bounds) (Bounds, error) {
+	if len(b.UnwindSet) == 0 {
+		return b, nil
+	}
+	us := program.Unwindings(p)
+	set := make([]LoopBound, len(b.UnwindSet))
+	for i, l := range b.UnwindSet {
+		if l.Key == "" {
+			id := NormalLoopID(l.ID)
+			for _, u := range us {
+				if LoopIDOf(u) == id {
+					l.ID, l.Key = id, u.Key()
+				}
+			}
+			if l.Key == "" {
+				var ids []string
+				for _, u := range us {
+					ids = append(ids, LoopIDOf(u))
+				}
+				if ids == nil {
+					ids = []string{"none"}
+				}
+				return b, fmt.Errorf("--unwindset: no loop or recursive function %q in %s (its loops: %s)", l.ID, p.File, strings.Join(ids, ", "))
+			}
+		}
+		set[i] = l
+	}
+	b.UnwindSet = set
+	return b, nil
+}
+
 // DefaultMaxThreads is the bound on the threads of one run when
 // Bounds.MaxThreads is 0.
 const DefaultMaxThreads = 64
@@ -137,6 +348,9 @@ func (b Bounds) MaxThreadsOrDefault() int {
 // String describes the bounds the way verdicts state them.
 func (b Bounds) String() string {
 	s := fmt.Sprintf("unwind %d", b.Unwind)
+	if len(b.UnwindSet) > 0 {
+		s += ", unwindset " + UnwindSetString(b.UnwindSet)
+	}
 	if b.Threads > 0 {
 		s += fmt.Sprintf(", threads %d", b.Threads)
 	}

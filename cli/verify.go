@@ -40,6 +40,8 @@ type verifyFlags struct {
 	mode         string
 	unwind       int
 	unwindAsrt   bool
+	unwindSet    string
+	incremental  bool
 	threads      int
 	maxThreads   int
 	contexts     int
@@ -97,6 +99,8 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.overflow, "signed-overflow-check", false, "also check every signed +, -, *, /, %, unary - and << for overflow, as CBMC and ESBMC do: one property per operation, <func>.overflow.<k> (--show-properties lists them)")
 	fs.StringVar(&v.property, "property", "", "check only this property (ids as in --show-properties: main.assertion.1; an unwinding property such as main.unwind.0 is checked with unwinding assertions, for it alone)")
 	fs.IntVar(&v.unwind, "unwind", d.Bounds.Unwind, "loop unwinding and recursion bound")
+	fs.StringVar(&v.unwindSet, "unwindset", "", "bounds of their own for some loops and recursive functions, as CBMC's: L:k,... with L a loop id (main.0 for the loop of property main.unwind.0, --show-properties with --unwinding-assertions lists them) or a function's name for its recursive calls (f for f.recursion); the others keep --unwind (ESBMC and CBMC get the largest bound for every loop)")
+	fs.BoolVar(&v.incremental, "incremental-bmc", false, "deepen the loops whose bound a run reaches, as ESBMC's option: with unwinding assertions (on with it), after a FALSE of a loop's unwinding property check again with that loop's bound doubled (--unwindset), until a proof, a FALSE of an assertion or the end of --timeout (UNKNOWN naming the last bound a run reached)")
 	fs.BoolVar(&v.unwindAsrt, "unwinding-assertions", false, "check that the unwinding bound suffices, as CBMC: a run that takes a loop's back edge --unwind times, or calls a function with --unwind activations, violates that loop's or function's unwinding property (<func>.unwind.<k>, <func>.recursion): FALSE with its run; a TRUE is then a proof")
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
 	fs.IntVar(&v.maxThreads, "max-threads", d.Bounds.MaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
@@ -121,7 +125,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.loopOnly, "loop-only", false, "the CEGPV loop alone, to measure the algorithm itself (docs/benchmarking.md): --mode cegpv --probe 0 --explicit=false --beyond 0, over any backend; a verdict another engine decides (the backend alone after a counterexample the loop cannot follow) is UNKNOWN, so every TRUE and FALSE is the loop's")
 	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
 	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "loop-only", "rounds", "each-property", "jobs")
-	grouped(fs, groupBounds, "unwind", "unwinding-assertions", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
+	grouped(fs, groupBounds, "unwind", "unwindset", "unwinding-assertions", "incremental-bmc", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
 	grouped(fs, groupLoop, "heuristic", "refinement", "max-iterations", "max-kept-share", "relax", "no-generalise", "sanity", "dump")
 	grouped(fs, groupOutput, "trace", "json", "html", "witness")
 }
@@ -165,6 +169,11 @@ func (v *verifyFlags) validate() error {
 	if _, err := v.dataModel(); err != nil {
 		return err
 	}
+	if v.unwindSet != "" {
+		if _, err := backend.ParseUnwindSet(v.unwindSet); err != nil {
+			return fmt.Errorf("--unwindset %v", err)
+		}
+	}
 	if err := v.available(); err != nil {
 		return err
 	}
@@ -179,6 +188,10 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--rounds %d: want 0 (off) or more", v.rounds)
 	case v.rounds > 0 && v.unwindAsrt:
 		return fmt.Errorf("--rounds %d with --unwinding-assertions: the round-bounded sequentialisation does not check unwinding assertions", v.rounds)
+	case v.rounds > 0 && v.incremental:
+		return fmt.Errorf("--rounds %d with --incremental-bmc: the round-bounded sequentialisation does not check unwinding assertions", v.rounds)
+	case v.rounds > 0 && v.unwindSet != "":
+		return fmt.Errorf("--rounds %d with --unwindset: the round-bounded sequentialisation has one unwinding for every loop", v.rounds)
 	case v.contexts < 0:
 		return fmt.Errorf("--context-bound %d: want 0 (none) or more", v.contexts)
 	case v.timeout < 0:
@@ -230,7 +243,9 @@ func (v *verifyFlags) available() error {
 }
 
 func (v *verifyFlags) bounds() backend.Bounds {
-	return backend.Bounds{Unwind: v.unwind, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
+	set, _ := backend.ParseUnwindSet(v.unwindSet) // checked by validate ("": none)
+	// --incremental-bmc checks unwinding assertions (cegpv.CheckOptions.IncrementalBMC)
+	return backend.Bounds{Unwind: v.unwind, UnwindSet: set, UnwindingAssertions: v.unwindAsrt || v.incremental, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
 }
 
 func newVerifyCmd(c *cli) *cobra.Command {
@@ -427,6 +442,8 @@ func (v *verifyFlags) loopOnlyFlags() error {
 		return fmt.Errorf("--loop-only with --explicit: the explicit-state search races the loop (--explicit=false)")
 	case changed("beyond") && v.beyond > 0:
 		return fmt.Errorf("--loop-only with --beyond %v: the search beyond the bounds is not the loop (--beyond 0)", v.beyond)
+	case v.incremental:
+		return fmt.Errorf("--loop-only with --incremental-bmc: the unwinding properties are checked on the whole program after the loop, not by it")
 	case v.unwindAsrt:
 		return fmt.Errorf("--loop-only with --unwinding-assertions: the unwinding properties are checked on the whole program after the loop, not by it")
 	case v.each:
@@ -438,6 +455,9 @@ func (v *verifyFlags) loopOnlyFlags() error {
 // checkProgram rejects the flags that name something the program does
 // not have (--heuristic keep:x with no variable x), before any check.
 func (vf *verifyFlags) checkProgram(p *program.Program) error {
+	if _, err := backend.ResolveUnwindSet(p, vf.bounds()); err != nil {
+		return err
+	}
 	if vf.mode != cegpv.ModeCEGPV {
 		return nil
 	}
@@ -497,6 +517,7 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	o.NoDeepening, o.NoGeneralise, o.Dump, o.Refinement, o.Sanity = vf.noDeepen, vf.noGeneralise, vf.dump, vf.refinement, vf.sanity
 	o.MaxIterations, o.MaxKeptShare, o.Relax = vf.maxIter, vf.maxKeptShare, vf.relax
 	o.Mode, o.BeyondMax, o.Probe, o.NoExplicit, o.LoopOnly = vf.mode, vf.beyond, vf.probe, !vf.explicit, vf.loopOnly
+	o.IncrementalBMC = vf.incremental
 	return o, nil
 }
 

@@ -119,7 +119,7 @@ func Check(ctx context.Context, p *program.Program, bounds backend.Bounds, opts 
 	ectx, cancel := budget.WithShare(ctx, "the explicit-state search", opts.Share, opts.Max)
 	defer cancel()
 	start := time.Now()
-	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Threads: bounds.Threads, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes),
+	xr, err := Explore(ectx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), UnwindSet: bounds.SetMap(), Threads: bounds.Threads, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes),
 		UnwindingAssertions: bounds.UnwindingAssertions, UnwindingOnly: bounds.UnwindingOnly})
 	if err != nil {
 		log.Debug("explicit search failed", "error", err)
@@ -213,7 +213,7 @@ func Beyond(ctx context.Context, p *program.Program, bounds backend.Bounds, opts
 	start := time.Now()
 	states := 0
 	for k := 0; ctx.Err() == nil; k++ {
-		xr, err := Explore(ctx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), Unbounded: true,
+		xr, err := Explore(ctx, p, ExploreOptions{Unwind: max(1, bounds.Unwind), UnwindSet: bounds.SetMap(), Unbounded: true,
 			BoundPreemptions: true, Preemptions: k, MaxThreads: bounds.MaxThreadsOrDefault(), MaxStateBytes: opts.Bytes, MaxHeap: maxHeap(opts.Bytes)})
 		if err != nil {
 			log.Debug("search beyond the bounds failed", "error", err)

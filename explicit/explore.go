@@ -40,6 +40,9 @@ type ExploreOptions struct {
 	// found and a search that reaches no other bound covers every run.
 	// Recursion stays bounded by Unwind.
 	Unbounded bool
+	// UnwindSet gives loops and recursive calls bounds of their own in
+	// place of Unwind, by program.Unwinding.Key (backend.Bounds.UnwindSet).
+	UnwindSet map[string]int
 	// UnwindingAssertions makes a run that reaches a loop or recursion
 	// bound a violation of that loop's or function's unwinding property
 	// (program.Unwindings; the run ends with the step refused at the
@@ -175,6 +178,7 @@ func Explore(ctx context.Context, p *program.Program, opts ExploreOptions) (_ *E
 	x := &explorer{ctx: ctx, p: p, opts: opts, doms: doms, visited: map[string]struct{}{},
 		ix: program.NewIndex(p), unw: machine.NewUnwinder(p, opts.Unwind), private: map[*program.Instr]bool{}, stack: map[string]bool{}}
 	x.unw.Unbounded = opts.Unbounded
+	x.unw.Set = opts.UnwindSet
 	x.analyse()
 	res := &ExploreResult{}
 	// main (thread 0, cur) makes the first step
@@ -632,7 +636,7 @@ func (x *explorer) atBound(t *machine.Thread, in *program.Instr, drawn []program
 		return nil
 	}
 	steps := append(append([]program.Step(nil), x.path...), program.Step{Thread: t.ID, Label: in.Label, Nondet: drawn})
-	return &program.Run{Steps: steps, Violated: id, Unwind: x.opts.Unwind}
+	return &program.Run{Steps: steps, Violated: id, Unwind: x.opts.Unwind, UnwindSet: x.opts.UnwindSet}
 }
 
 // key encodes the state canonically: objects by their names (locals by

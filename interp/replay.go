@@ -216,7 +216,7 @@ func Confirm(p *program.Program, run *program.Run) (_ *program.Run, err error) {
 // When run.Violated is set the last step must be an Assert with that Prop
 // whose condition is false. When it is an unwinding property
 // (program.IsUnwinding), the run is replayed within the unwinding bound
-// run.Unwind (machine.Unwinder: every step but the last within it) and its
+// run.Unwind and run.UnwindSet (machine.Unwinder: every step but the last within it) and its
 // last step must be refused at the bound: the back edge of a loop taken
 // once more than the bound allows, or a call of a function that has
 // run.Unwind activations on the thread's stack; the Outcome's Prop is the
@@ -258,6 +258,7 @@ func replay(p *program.Program, run *program.Run, snap func(m *machine.Machine),
 			return nil, diverge(max(last, 0), program.Step{}, "the run claims a violation of the unwinding property %s but states no unwinding bound", run.Violated)
 		}
 		unw = machine.NewUnwinder(p, run.Unwind)
+		unw.Set = run.UnwindSet
 	}
 	for i, s := range run.Steps {
 		if snap != nil {
@@ -419,7 +420,7 @@ func atBound(out *Outcome, m *machine.Machine, run *program.Run, bound string) e
 	}
 	out.Failures = append(out.Failures, Failure{Step: last, Thread: s.Thread, Label: s.Label, Prop: prop, Msg: bound})
 	out.Status, out.Prop, out.Label, out.Step = Violated, prop, s.Label, last
-	out.Run.Violated, out.Run.Unwind = prop, run.Unwind
+	out.Run.Violated, out.Run.Unwind, out.Run.UnwindSet = prop, run.Unwind, run.UnwindSet
 	return nil
 }
 

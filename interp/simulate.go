@@ -29,6 +29,10 @@ type SimOptions struct {
 	// "Bounds": as in CBMC, the body of a loop runs at most Unwind times,
 	// and a loop that iterates n times needs unwind n+1 to be left).
 	Unwind int
+	// UnwindSet gives loops and recursive calls a bound of their own in
+	// place of Unwind, by program.Unwinding.Key (--unwindset; only with
+	// Unwind > 0).
+	UnwindSet map[string]int
 	// AssumeRetries is how often an assume with nondet operands is
 	// re-drawn before its thread counts as blocked (default 20).
 	AssumeRetries int
@@ -107,6 +111,7 @@ func Simulate(p *program.Program, opts SimOptions) (_ *Outcome, err error) {
 	}
 	rng := rand.New(rand.NewSource(opts.Seed))
 	unw := machine.NewUnwinder(p, opts.Unwind)
+	unw.Set = opts.UnwindSet
 	out := &Outcome{Step: -1, Run: &program.Run{}}
 	cur := 0
 	finish := func(st Status) (*Outcome, error) {

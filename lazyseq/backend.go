@@ -49,6 +49,9 @@ func (b Backend) Check(ctx context.Context, p *program.Program, bounds backend.B
 		// the sequentialisation has loops of its own
 		return backend.Result{}, program.Errorf(program.Unsupported, "lazyseq: the round-bounded sequentialisation does not check unwinding assertions")
 	}
+	if len(bounds.UnwindSet) > 0 {
+		return backend.Result{}, program.Errorf(program.Unsupported, "lazyseq: the round-bounded sequentialisation has one unwinding for every loop (no --unwindset)")
+	}
 	threads := bounds.Threads
 	if threads <= 0 {
 		threads = bounds.Unwind

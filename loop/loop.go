@@ -353,7 +353,7 @@ func (v *verifier) deepen(ctx context.Context) (res Result, done bool, kept int)
 	for k := 1; k < min(v.opts.Bounds.Unwind, 3); k++ {
 		sctx, cancel := budget.WithShare(ctx, "a shallow run of the deepening", DeepenShare, 0)
 		w := &verifier{p: v.p, work: v.work, opts: v.opts, log: v.log.With("unwind", k), shallow: true}
-		w.opts.Bounds.Unwind = k
+		w.opts.Bounds = w.opts.Bounds.WithUnwind(k) // (per-loop bounds at most k too)
 		res, err := w.run(sctx)
 		cancel()
 		if w.instP != nil {

@@ -65,6 +65,18 @@ type Run struct {
 	// call that would exceed the bound Unwind, which is not executed.
 	Violated string
 	Unwind   int
+	// UnwindSet, when not nil, gives the loops and recursive functions
+	// whose bound is not Unwind theirs, by Unwinding.Key (--unwindset).
+	UnwindSet map[string]int
+}
+
+// BoundOf returns the bound of the loop or recursive function with that
+// key (Unwinding.Key) in the bounds the run was found within.
+func (r *Run) BoundOf(key string) int {
+	if b, ok := r.UnwindSet[key]; ok {
+		return b
+	}
+	return r.Unwind
 }
 
 // Labels returns the label sequence of r.

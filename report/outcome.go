@@ -28,6 +28,10 @@ type Outcome struct {
 	Proof       bool   `json:"proof"`
 	ProofBy     string `json:"proof_by,omitempty"` // what showed the proof (cegpv.Report.ProofBy)
 	Bounds      string `json:"bounds"`
+	// Reached is the bound a run of a FALSE of an unwinding property
+	// reaches when the loop has a bound of its own (--unwindset,
+	// --incremental-bmc): "unwind 12"; "" otherwise (Bounds says it).
+	Reached string `json:"reached,omitempty"`
 	// FoundWithin states the smaller bounds within which the backend
 	// found the violation (iterative deepening), when they differ.
 	FoundWithin string `json:"found_within,omitempty"`
@@ -117,6 +121,9 @@ func (o *Outcome) Fill(r *cegpv.Report) {
 	o.Run = r.Run
 	if r.Verdict == backend.Unsafe {
 		o.Description = Describe(r.Program, r.Property)
+		if u, ok := program.UnwindingByID(r.Program, r.Property); ok && r.Run != nil && len(r.Run.UnwindSet) > 0 {
+			o.Reached = fmt.Sprintf("unwind %d", r.Run.BoundOf(u.Key()))
+		}
 	}
 	if r.Run != nil {
 		o.SetTrace(r.Program, r.Run)

@@ -142,7 +142,11 @@ func (t Text) Write(o *Outcome) error {
 			fmt.Fprintf(w, "(found beyond %s: %s)\n", o.Bounds, o.FoundBeyond)
 		}
 		if program.IsUnwinding(o.Property) {
-			fmt.Fprintf(w, "(%s: a run reaches %s)\n", o.Description, o.Bounds)
+			reached := o.Bounds
+			if o.Reached != "" {
+				reached = o.Reached + " (" + o.Bounds + ")"
+			}
+			fmt.Fprintf(w, "(%s: a run reaches %s)\n", o.Description, reached)
 		}
 		fmt.Fprintf(w, "\nVERIFICATION FAILED\n%s property %s\n", VerdictWords(o.Verdict, o.Property), o.Property)
 	default:

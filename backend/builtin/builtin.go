@@ -224,8 +224,7 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 	}
 	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
 		sctx, cancel := budget.WithShare(ctx, "a step of the deepening", share, 0)
-		sb := bounds
-		sb.Unwind = k
+		sb := bounds.WithUnwind(k) // (per-loop bounds at most k too)
 		// a bound reached below the bounds is no unwinding violation at
 		// them: the shallow steps look for assertion violations only
 		sb.UnwindingAssertions, sb.UnwindingOnly = false, ""

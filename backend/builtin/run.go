@@ -310,7 +310,7 @@ func (e *enc) buildRun(s *smt.Solver, cuts []cutRec) (*program.Run, error) {
 		if bound.rec.in.Op == program.OpCall {
 			last.Nondet = nil // refused before its arguments are evaluated
 		}
-		run.Violated, run.Unwind = bound.id, e.unwind()
+		run.Violated, run.Unwind, run.UnwindSet = bound.id, e.unwind(), e.b.SetMap()
 	}
 	return run, nil
 }

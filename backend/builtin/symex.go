@@ -553,7 +553,7 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 	}
 	// the bound counts each back edge (CBMC's loops, machine.Unwinder)
 	n := st.loops[pc][0]
-	if n+1 >= e.unwind() {
+	if n+1 >= e.b.UnwindOfOr1(string(in.Label)) {
 		e.cut(st, taken, rec, program.LoopID(fc.fr.fn, pc), string(in.Label))
 		st.g = notTaken
 		return st, pc + 1
@@ -570,7 +570,7 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 // size (elements of ec cells): enough for the accesses of loops unwound to
 // the bound (a few per iteration), at least 16, at most 256 and maxCells.
 func (e *enc) heapCap(ec int64) int64 {
-	n := min(max(int64(16), 4*int64(e.unwind())), 256)
+	n := min(max(int64(16), 4*int64(e.maxUnwind())), 256)
 	return max(1, min(n, maxCells/ec))
 }
 
@@ -582,7 +582,13 @@ func (e *enc) heapCap(ec int64) int64 {
 // a cell beyond the cap at a variable index is an invalid access (enc.bad),
 // so the check says UNKNOWN instead of a verdict that could be wrong.
 func (e *enc) varIndexCap() int64 {
-	return max(int64(64), 8*int64(e.unwind()))
+	return max(int64(64), 8*int64(e.maxUnwind()))
+}
+
+// maxUnwind is the largest bound of any loop (Bounds.MaxUnwind), at
+// least 1: what the models sized by the unwinding are sized for.
+func (e *enc) maxUnwind() int {
+	return max(1, e.b.MaxUnwind())
 }
 
 func (e *enc) unwind() int {
@@ -667,7 +673,7 @@ func (e *enc) callStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 				depth++
 			}
 		}
-		if depth >= e.unwind() {
+		if depth >= e.b.UnwindOfOr1(program.RecursionID(fr.fn.Name)) {
 			e.cut(sub, sub.g, rec, program.RecursionID(fr.fn.Name), program.RecursionID(fr.fn.Name))
 			continue
 		}

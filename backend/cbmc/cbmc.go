@@ -41,7 +41,7 @@ func Args(m program.DataModel, bd backend.Bounds) []string {
 	if m != program.LP64 {
 		args[0] = "--32"
 	}
-	args = append(args, "--unwind", strconv.Itoa(max(bd.Unwind, 1)))
+	args = append(args, "--unwind", strconv.Itoa(max(bd.MaxUnwind(), 1)))
 	if bd.UnwindingAssertions {
 		args = append(args, "--unwinding-assertions")
 	} else {
@@ -54,6 +54,7 @@ func Args(m program.DataModel, bd backend.Bounds) []string {
 func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
 	// CBMC bounds spawned threads by the unwinding and has no context bound
 	bd.Threads, bd.Contexts, bd.DeepenFrom = 0, 0, 0
+	bd = backend.Uniform(bd)
 	job := external.Job{Tool: "cbmc", Path: b.opts.Path, Args: append(Args(p.Model, bd), b.opts.Extra...),
 		TmpDir: b.opts.TmpDir, Logger: b.opts.Logger,
 		Interpret: func(pr *external.Printed, out *external.Output, res backend.Result) (backend.Result, error) {

@@ -41,7 +41,7 @@ func Args(m program.DataModel, bd backend.Bounds) []string {
 	if m != program.LP64 {
 		args[0] = "--32"
 	}
-	args = append(args, "--unwind", strconv.Itoa(max(bd.Unwind, 1)))
+	args = append(args, "--unwind", strconv.Itoa(max(bd.MaxUnwind(), 1)))
 	if !bd.UnwindingAssertions {
 		args = append(args, "--no-unwinding-assertions")
 	}
@@ -59,6 +59,7 @@ func Args(m program.DataModel, bd backend.Bounds) []string {
 func (b *Backend) Check(ctx context.Context, p *program.Program, bd backend.Bounds) (backend.Result, error) {
 	bd.DeepenFrom = 0
 	bd.Threads = 0 // ESBMC bounds the threads a spawn in a loop creates by the unwinding
+	bd = backend.Uniform(bd)
 	job := external.Job{Tool: "esbmc", Path: b.opts.Path, Args: append(Args(p.Model, bd), b.opts.Extra...),
 		Print: external.PrintOptions{InlineAtomic: true}, TmpDir: b.opts.TmpDir, Logger: b.opts.Logger,
 		Interpret: func(pr *external.Printed, out *external.Output, res backend.Result) (backend.Result, error) {

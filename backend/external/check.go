@@ -79,7 +79,7 @@ func Violation(tool string, p *program.Program, pr *Printed, tr *Trace, bd backe
 		if !bd.UnwindingAssertions {
 			return res, program.Errorf(program.BadOutput, "%s reports %q at line %d, but unwinding assertions were off", tool, tr.Comment, tr.Violation.Line)
 		}
-		run, err := MapUnwinding(tool, p, pr, tr, bd.Unwind)
+		run, err := MapUnwinding(tool, p, pr, tr, bd.MaxUnwind())
 		if err != nil {
 			return res, err
 		}

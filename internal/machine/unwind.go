@@ -18,6 +18,10 @@ import (
 // has at most Unwind activations of one function at a time.
 type Unwinder struct {
 	Unwind int
+	// Set gives the loops (by back-edge label) and the recursive calls
+	// (by the caller's recursion property id, program.RecursionID) whose
+	// bound is not Unwind theirs: program.Unwinding.Key, --unwindset.
+	Set map[string]int
 	// Unbounded lifts the loop bound (the explicit search beyond the
 	// bounds); recursion stays bounded.
 	Unbounded bool
@@ -53,8 +57,8 @@ func (u *Unwinder) BackEdge(fr *Frame, in *program.Instr) string {
 	if fr.BackEdges == nil {
 		fr.BackEdges = map[program.Label]int{}
 	}
-	if fr.BackEdges[in.Label] >= u.Unwind-1 {
-		return fmt.Sprintf("%s %d reached at %s", LoopBound, u.Unwind, in.Label)
+	if k := u.bound(string(in.Label)); fr.BackEdges[in.Label] >= k-1 {
+		return fmt.Sprintf("%s %d reached at %s", LoopBound, k, in.Label)
 	}
 	fr.BackEdges[in.Label]++
 	return ""
@@ -74,10 +78,22 @@ func (u *Unwinder) Call(m *Machine, t *Thread, in *program.Instr) string {
 			n++
 		}
 	}
-	if n >= u.Unwind {
-		return fmt.Sprintf("%s %d reached at %s (%d activations of %s)", RecursionBound, u.Unwind, in.Label, n, name)
+	k := u.Unwind
+	if top := t.Top(); top != nil {
+		k = u.bound(program.RecursionID(top.Fn.Name))
+	}
+	if n >= k {
+		return fmt.Sprintf("%s %d reached at %s (%d activations of %s)", RecursionBound, k, in.Label, n, name)
 	}
 	return ""
+}
+
+// bound is the bound of the loop or recursive calls with that key.
+func (u *Unwinder) bound(key string) int {
+	if k, ok := u.Set[key]; ok {
+		return k
+	}
+	return u.Unwind
 }
 
 // Left forgets the back-edge counts of the loops t's top activation has
