@@ -5,7 +5,7 @@ the tasks every heuristic of that backend and set solved, and the tasks on which
 heuristics disagree. Run from docs/bench/heuristics: python3 analysis.py > analysis.txt"""
 import collections, glob, json, os, sys
 
-HEUR = ["paper", "steps1", "steps2", "steps4", "cone", "guards"]
+HEUR_ALL = ["paper", "steps1", "steps2", "steps4", "cone", "guards", "smallcone"]
 
 
 def setname(cat):
@@ -19,6 +19,8 @@ def setname(cat):
 def load(dirs):
     rows = []
     for d in dirs:
+        if not os.path.exists(os.path.join(d, "results.json")):
+            continue
         res = json.load(open(os.path.join(d, "results.json")))
         loop = res.get("loop") or {}
         for t in res["tasks"]:
@@ -53,6 +55,7 @@ def main(dirs):
         by = collections.defaultdict(list)
         for t in g:
             by[t["heur"]].append(t)
+        HEUR = [h for h in HEUR_ALL if by[h]]
         files = sorted({t["file"] for t in g})
         solved_by_all = [f for f in files if all(any(ok(t) and t["file"] == f for t in by[h]) for h in HEUR)]
         print(f"== {key[0]} backend, {key[1]}: {len(files)} tasks, solved by every heuristic: {len(solved_by_all)}")
