@@ -45,6 +45,16 @@ def ok(t):
 
 def main(dirs):
     rows = load(dirs)
+    print("""Columns: correct/wrong (missed: of the wrong, bounded TRUEs on unsafe tasks)/timeout/unknown/error
+per heuristic; byLoop/byOther: TRUEs and FALSEs decided by the CEGPV loop / another engine;
+othUnk: UNKNOWNs that another engine had decided (loop-only turns them UNKNOWN: reason
+"loop only: ..."); iters, spur: iterations and spurious counterexamples summed over the runs
+(the deepening's shallow runs at unwind 1 and 2 included); widened: runs that went past their
+first level at unwind 5; share0: mean share of the program's variables in the heuristic's
+first kept set at the last unwinding; share: the same at the last level entered; cpuCommon: CPU
+seconds on the tasks every heuristic of that backend and set solved correctly; cpuAll: on all.
+Means over the runs that entered the loop.
+""")
     groups = collections.defaultdict(list)
     for t in rows:
         groups[(t["backend"], t["set"])].append(t)
@@ -60,7 +70,7 @@ def main(dirs):
         solved_by_all = [f for f in files if all(any(ok(t) and t["file"] == f for t in by[h]) for h in HEUR)]
         print(f"== {key[0]} backend, {key[1]}: {len(files)} tasks, solved by every heuristic: {len(solved_by_all)}")
         print(f"{'heuristic':>9} {'correct':>7} {'wrong':>5} {'missed':>6} {'timeout':>7} {'unknown':>7} {'error':>5}"
-              f" {'byLoop':>6} {'byOther':>7} {'iters':>5} {'spur':>4} {'widened':>7} {'share0':>6} {'share':>6}"
+              f" {'byLoop':>6} {'byOther':>7} {'othUnk':>6} {'iters':>5} {'spur':>4} {'widened':>7} {'share0':>6} {'share':>6}"
               f" {'cpuCommon':>9} {'cpuAll':>7}")
         for h in HEUR:
             ts = by[h]
@@ -80,12 +90,14 @@ def main(dirs):
                     c["error"] += 1
                 if t["verdict"] in ("TRUE", "FALSE"):
                     c["byLoop" if t.get("decided_by") == "the CEGPV loop" else "byOther"] += 1
+                if (t.get("reason") or "").startswith("loop only:"):
+                    c["otherUnk"] += 1  # another engine decided; loop-only made it UNKNOWN
             looped = [t for t in ts if t.get("iterations")]
             shares = [t["kept_vars"] / t["program_vars"] for t in looped if t.get("program_vars")]
             s0 = [t["first_share"] for t in looped if t["first_share"] is not None]
             common = sum(t["cpu_seconds"] for t in ts if t["file"] in solved_by_all)
             print(f"{h:>9} {c['correct']:>7} {c['wrong']:>5} {c['missed']:>6} {c['timeout']:>7} {c['unknown']:>7} {c['error']:>5}"
-                  f" {c['byLoop']:>6} {c['byOther']:>7} {sum(t.get('iterations', 0) for t in ts):>5}"
+                  f" {c['byLoop']:>6} {c['byOther']:>7} {c['otherUnk']:>6} {sum(t.get('iterations', 0) for t in ts):>5}"
                   f" {sum(t.get('spurious', 0) for t in ts):>4} {sum(1 for t in ts if t.get('levels', 0) > 1):>7}"
                   f" {sum(s0) / len(s0) if s0 else 0:>6.3f} {sum(shares) / len(shares) if shares else 0:>6.3f}"
                   f" {common:>9.1f} {sum(t['cpu_seconds'] for t in ts):>7.1f}")
