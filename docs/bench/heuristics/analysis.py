@@ -3,7 +3,7 @@
 per backend, set and heuristic: verdicts, who decided them, the loop's figures, CPU time on
 the tasks every heuristic of that backend and set solved, and the tasks on which the
 heuristics disagree. Run from docs/bench/heuristics: python3 analysis.py > analysis.txt"""
-import collections, glob, json, os, sys
+import collections, csv, glob, json, os, sys
 
 HEUR_ALL = ["paper", "steps1", "steps2", "steps4", "cone", "guards", "smallcone"]
 
@@ -19,9 +19,19 @@ def setname(cat):
 def load(dirs):
     rows = []
     for d in dirs:
-        if not os.path.exists(os.path.join(d, "results.json")):
+        if os.path.exists(os.path.join(d, "results.json")):
+            res = json.load(open(os.path.join(d, "results.json")))
+        elif os.path.exists(os.path.join(d, "results.csv")):  # a run cut short: its partial CSV
+            res = {"tasks": []}
+            for r in csv.DictReader(open(os.path.join(d, "results.csv"))):
+                for k in ("cpu_seconds", "wall_seconds", "kept_share", "abstract_seconds", "reconstruct_seconds"):
+                    r[k] = float(r[k] or 0)
+                for k in ("levels", "iterations", "spurious", "kept_vars", "program_vars", "patterns", "pattern_labels"):
+                    r[k] = int(r[k] or 0)
+                r["missed"] = r["missed"] == "true"
+                res["tasks"].append(r)
+        else:
             continue
-        res = json.load(open(os.path.join(d, "results.json")))
         loop = res.get("loop") or {}
         for t in res["tasks"]:
             mode = t["mode"]

@@ -25,13 +25,27 @@ def every(rows, n, key="category"):
         seen[r[key]] += 1
     return out
 
+def interleave(rows, key="category"):
+    """round-robin over the categories (each in manifest order): a run cut short by the
+    budget has then done about as many tasks of each category"""
+    cats = collections.OrderedDict()
+    for r in rows:
+        cats.setdefault(r[key], []).append(r)
+    out, i = [], 0
+    while len(out) < len(rows):
+        for rs in cats.values():
+            if i < len(rs):
+                out.append(rs[i])
+        i += 1
+    return out
+
 # 2015 sets: all of pthread-lit, every 3rd task of pthread and of pthread-ext
 s15 = read("/work/shared/bench/sv-comp15/manifest.tsv")
 for r in s15:
     r["file"] = UP + "sv-comp15/" + r["file"]
 H15 = ["file", "category", "expected_verdict"]
 write("sv15-lit.tsv", H15, [r for r in s15 if r["category"] == "pthread-lit"])
-write("sv15-pthread-ext-every3.tsv", H15, every([r for r in s15 if r["category"] in ("pthread", "pthread-ext")], 3))
+write("sv15-pthread-ext-every3.tsv", H15, interleave(every([r for r in s15 if r["category"] in ("pthread", "pthread-ext")], 3)))
 # pthread-wmm: the 16 tasks of docs/bench/esbmc-wmm/sample.tsv (same depth, same paths)
 wmm = read("../esbmc-wmm/sample.tsv")
 for r in wmm:
@@ -43,6 +57,6 @@ for r in new:
     r["file"] = UP + "sv-comp-new/" + r["file"]
     r["yml"] = UP + "sv-comp-new/" + r["yml"]
     r["category"] = "new-" + r["category"]  # apart from the 2015 sets' pthread, pthread-ext, pthread-wmm
-write("new-every4.tsv", ["file", "category", "expected_verdict", "data_model", "yml"], every(new, 4))
+write("new-every4.tsv", ["file", "category", "expected_verdict", "data_model", "yml"], interleave(every(new, 4)))
 # ESBMC: pthread-lit and every 2nd task of the 16 pthread-wmm ones (4 false, 4 true)
 write("esbmc-lit-wmm8.tsv", H15, [r for r in s15 if r["category"] == "pthread-lit"] + wmm[::2])
