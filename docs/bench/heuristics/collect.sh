@@ -39,6 +39,14 @@ mkdir -p runs/builtin runs/esbmc-all
 merge lit wmm16 ext new >runs/builtin/results.csv
 merge esbmc-cut1 esbmc >runs/esbmc-all/results.csv
 nice -n 10 "$BIN" bench-report --out report.html runs/builtin/results.csv runs/esbmc-all/results.csv
-nice -n 10 chromium --headless --no-sandbox --screenshot=report.png --window-size=1100,9000 --hide-scrollbars \
+nice -n 10 chromium --headless --no-sandbox --screenshot=report.png --window-size=1100,${HEIGHT:-14000} --hide-scrollbars \
 	"file://$PWD/report.html" 2>/dev/null
+# the loop's section alone (its table and plots) for a readable screenshot, report-loop.png
+python3 -c '
+s = open("report.html").read()
+a, b = s.index("<h2>The CEGPV loop per mode"), s.index("<h2>Tasks")
+open("/tmp/report-loop.html", "w").write(s[:s.index("<body")] + "<body>" + s[a:b] + "</body></html>")
+'
+nice -n 10 chromium --headless --no-sandbox --screenshot=report-loop.png --window-size=1100,${LOOPHEIGHT:-4200} --hide-scrollbars \
+	file:///tmp/report-loop.html 2>/dev/null
 python3 analysis.py runs/lit runs/wmm16 runs/ext runs/new runs/esbmc-cut1 runs/esbmc >analysis.txt
