@@ -41,7 +41,8 @@ bench() { # NAME HEURISTICS TIMEOUT MANIFEST DEADLINE(HHMM, UTC) [bench flags...
 # built-in backend (z3), 15 s per task and heuristic
 # bench lit $HB 15s $S/sv15-lit.tsv 9999
 # bench wmm16 $HB 15s $S/sv15-wmm16.tsv 9999
-# ESBMC, 20 s per task and heuristic (mode cegpv@esbmc/H), stopped after 2 tasks:
+# ESBMC, 20 s per task and heuristic (mode cegpv@esbmc/H), stopped by hand (SIGTERM) after
+# 2 tasks; it ran as "esbmc" and its directory was then renamed esbmc-cut1:
 # bench esbmc-cut1 $H 20s $S/esbmc-lit-wmm8.tsv 9999 --modes cegpv@esbmc
 bench ext $HB 15s $S/sv15-pthread-ext-every3.tsv 0501
 bench new $HB 15s $S/new-every4.tsv 0515
