@@ -249,7 +249,8 @@ const (
 	margin   = 50.0
 )
 
-var modeColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
+// modeColors: one colour per mode, up to 12 (two backends by six heuristics) before they repeat
+var modeColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#843c39"}
 
 func scatterPlot(rows []Row, a, b, unit string) *plot {
 	type pair struct {

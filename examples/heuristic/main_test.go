@@ -118,3 +118,38 @@ func checkLoopColumns(t *testing.T, col map[string]int, r []string) {
 		t.Errorf("%s: no time in abstract checks", what)
 	}
 }
+
+// smallcone keeps the cone where it has at most 16 variables
+// (lazy_counter_unsafe.c: 4) and the paper's set where it has more
+// (calls_safe.c: 18 against the paper's 11): its first kept set (V0 of
+// depgraph) is the one or the other.
+func TestSmallcone(t *testing.T) {
+	bin := build(t)
+	progs, _ := filepath.Abs("../../testdata/progs")
+	v0 := func(h, prog string) []string {
+		t.Helper()
+		out, err := exec.Command(bin, "depgraph", "--heuristic", h, filepath.Join(progs, prog)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("depgraph --heuristic %s %s: %v\n%s", h, prog, err, out)
+		}
+		for _, l := range strings.Split(string(out), "\n") {
+			if rest, ok := strings.CutPrefix(l, "V0 ("+h+"): "); ok {
+				return strings.Split(rest, ", ")
+			}
+		}
+		t.Fatalf("depgraph --heuristic %s %s: no V0 line\n%s", h, prog, out)
+		return nil
+	}
+	for _, c := range []struct{ prog, like string }{
+		{"lazy_counter_unsafe.c", "cone"},
+		{"calls_safe.c", "paper"},
+	} {
+		got, want := v0("smallcone", c.prog), v0(c.like, c.prog)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: smallcone keeps %v, want %s's %v", c.prog, got, c.like, want)
+		}
+		if c.like == "paper" && len(v0("cone", c.prog)) <= 16 {
+			t.Errorf("%s: the cone has at most 16 variables; the test wants a larger one", c.prog)
+		}
+	}
+}
