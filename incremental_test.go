@@ -93,7 +93,8 @@ func TestIncrementalBMC(t *testing.T) {
 // that covers the loop gives a proof stating it, one below it a FALSE of
 // that loop's unwinding property that replays at that bound; a bug
 // beyond --unwind is found within the loop's own bound (no search
-// beyond the bounds); an id that names no loop is Unsupported.
+// beyond the bounds); a recursive function's bound likewise; an id that
+// names no loop is Unsupported.
 func TestUnwindSet(t *testing.T) {
 	needZ3(t)
 	check := func(t *testing.T, p *program.Program, b backend.Bounds, mode string, noExplicit bool) *cegpv.Report {
@@ -128,6 +129,20 @@ func TestUnwindSet(t *testing.T) {
 			t.Fatalf("%s: %v %s (%s); want FALSE of main.unwind.1", mode, rep.Verdict, rep.Property, rep.Reason)
 		}
 		replaysTo(t, two, rep)
+	}
+	// a recursive function's own bound (its id is the function's name):
+	// f has 7 activations at most
+	rec := lowerIncremental(t, "recursion_safe.c")
+	for _, mode := range []string{cegpv.ModePlain, cegpv.ModeCEGPV} {
+		rep := check(t, rec, backend.Bounds{Unwind: 3, UnwindSet: set("f:7"), UnwindingAssertions: true}, mode, false)
+		if rep.Verdict != backend.Safe || !rep.Proof || rep.ProofBy != "unwinding assertions hold for unwind 3, unwindset f:7" {
+			t.Errorf("%s: f:7: %v proof %v by %q (%s)", mode, rep.Verdict, rep.Proof, rep.ProofBy, rep.Reason)
+		}
+		rep = check(t, rec, backend.Bounds{Unwind: 3, UnwindSet: set("f:6"), UnwindingAssertions: true}, mode, true)
+		if rep.Verdict != backend.Unsafe || rep.Property != "f.recursion" {
+			t.Fatalf("%s: f:6: %v %s (%s); want FALSE of f.recursion", mode, rep.Verdict, rep.Property, rep.Reason)
+		}
+		replaysTo(t, rec, rep)
 	}
 	bug := lowerIncremental(t, "bug9_unsafe.c")
 	if rep := check(t, bug, backend.Bounds{Unwind: 5}, cegpv.ModePlain, true); rep.Verdict != backend.Safe || rep.Proof {
