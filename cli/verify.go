@@ -85,7 +85,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&v.esbmcPath, "esbmc", "", "the esbmc binary for --backend esbmc (default: esbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.cbmcPath, "cbmc", "", "the cbmc binary for --backend cbmc (default: cbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver of the builtin backend: a preset (z3, yices, cvc5) or a command line, words split as by a shell")
-	fs.StringVar(&v.beyondSolver, "beyond-solver", "", "SMT solver of the builtin backend's checks beyond the bounds (--beyond), as --solver (default: yices when installed, else --solver)")
+	fs.StringVar(&v.beyondSolver, "beyond-solver", "", "SMT solver of the builtin backend's checks beyond the bounds (--beyond) and of programs without threads (--rounds), as --solver (default: yices when installed, else --solver)")
 	fs.StringVar(&v.mode, "mode", d.Mode, "cegpv: counter-example guided program verification; plain: the backend alone on the whole program")
 	fs.StringVar(&v.heuristic, "heuristic", d.Heuristic.Name(), "variables the first abstraction keeps: paper, stepsK, cone, keep:x,y")
 	fs.IntVar(&v.maxIter, "max-iterations", d.MaxIterations, "spurious counterexamples excluded per abstraction level before it is widened")

@@ -25,12 +25,16 @@
 // Each instance i becomes a function __ls_thread_i without parameters or
 // locals: the parameters and locals of its start function become globals
 // (__ls_i_<name>) that keep their values between rounds, and a global
-// program counter __ls_pc_i records where it stopped. Its body starts with
-// a dispatch on __ls_pc_i, then holds every instruction of the start
-// function (and of its callees, inlined), each visible one preceded by a
-// context-switch point: when no atomic section is open, the function may
-// (nondeterministically) store the number of the switch point in
-// __ls_pc_i and return. The new main calls, for
+// program counter __ls_pc_i records where it stopped. Its body holds every
+// instruction of the start function (and of its callees, inlined), each
+// visible one preceded by a context-switch point k: when no atomic section
+// is open, the function may (nondeterministically) store k in __ls_pc_i
+// and switch out. Resuming and switching out are Lazy-CSeq's guarded
+// skips: while __ls_skip is set (at entry when __ls_pc_i is not 0, after a
+// switch), control jumps from each point's skip test to the next point's,
+// forward only, until point __ls_pc_i, or past the last point to the
+// function's return; a checker thus carries one pending branch at a time.
+// The new main calls, for
 // round 1..R and each instance in order, the instance's function when it
 // has been created and has not ended. Lock and Unlock are kept (in a
 // sequential program Lock is assume(*m == 0); *m = 1: a blocked thread
@@ -83,10 +87,11 @@
 //     interp.Replay (cegpv.Check does for every Unsafe answer): only a
 //     replayed run is a counterexample.
 //   - The input is not modified. What the translation does not take
-//     (main with parameters, a thread result or Join id drawn
-//     nondeterministically, a call's Lhs or a handle at a place drawn
-//     nondeterministically) is Unsupported, naming file:line and the
-//     construct.
+//     (main with parameters, a Join id drawn nondeterministically, a
+//     call's Lhs or a handle at a place drawn nondeterministically) is
+//     Unsupported, naming file:line and the construct. A thread's result
+//     drawn nondeterministically (pthread-wmm's return of a nondet
+//     pointer) is a step that draws, as any assignment.
 //   - A nondeterministic pointer of a run of the output (an uninitialised
 //     pointer) that points to an object only the output has maps to null.
 package lazyseq

@@ -44,6 +44,8 @@ var quick = map[string]int{
 	"errorcheck_unsafe.c":    2,
 	"timedlock_unsafe.c":     2,
 	"timedwait_unsafe.c":     1,
+	// threads whose result is drawn nondeterministically (pthread-wmm)
+	"thread_result_nondet_unsafe.c": 2,
 }
 
 // TestProgs checks the quick testdata/progs programs (with -all: every

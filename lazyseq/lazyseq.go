@@ -124,6 +124,7 @@ type builder struct {
 	size   int             // instructions emitted so far
 
 	atomic, nthreads *program.Ref
+	skip             *program.Ref // set while an instance skips to its resume point or, after a switch, to its return
 	state            []instState
 	locals           []map[string]string
 	siteOrder        []siteKey
@@ -167,6 +168,7 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 	}
 	b.atomic = b.global("atomic", program.IntT, nil)
 	b.nthreads = b.global("nthreads", program.IntT, nil)
+	b.skip = b.global("skip", program.IntT, nil)
 	for i := range b.m.slots {
 		var init program.Expr
 		if i == 0 {

@@ -16,7 +16,7 @@
 // # Order-only reconstruction (OrderOnly, OrderOnlySeq)
 //
 // P1 = P, with all its variables, plus a monitor forcing the visible label
-// sequence of π: a counter __cegpv_cnt and a constant table __cegpv_seq; see
+// sequence of π: a counter __cegpv_cnt checked against the positions of each label; see
 // OrderOnlySeq. P1 safe proves that no run of P has π's visible label
 // sequence (or a prefix of it) and violates an assertion, which is what
 // lets refine.Exclude remove every run of A with that sequence.

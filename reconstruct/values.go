@@ -101,7 +101,7 @@ func ValuesAndOrderSeq(p *program.Program, vis map[program.Label]bool, run *prog
 	if err != nil {
 		return nil, nil, err
 	}
-	cntName := p1.Globals[len(p1.Globals)-2].Name
+	cntName := p1.Globals[len(p1.Globals)-1].Name // OrderOnlySeq adds the counter last
 	cnt := &program.Ref{Name: cntName, T: program.IntT}
 	cntMinus1 := &program.Binary{Op: program.Sub, X: cnt, Y: program.IntConst(program.IntT, 1), T: program.IntT}
 	tables := map[string]*program.Ref{}
