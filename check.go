@@ -43,7 +43,8 @@ type CheckOptions struct {
 	// Mode is ModeCEGPV ("" too) or ModePlain.
 	Mode string
 	// LoopOnly measures the CEGPV loop itself (--loop-only): mode cegpv
-	// with no probe, no explicit search and no search beyond the bounds,
+	// with no probe, no whole-program check beside the loop, no explicit
+	// search and no search beyond the bounds,
 	// and a TRUE or FALSE that another engine decided (the backend alone
 	// after a counterexample the loop cannot follow) is UNKNOWN, so that
 	// every verdict is the loop's.
@@ -136,6 +137,7 @@ const (
 	ByLoop    = "the CEGPV loop"
 	ByBackend = "the backend on the whole program"
 	ByProbe   = "the backend on the whole program, before the loop (probe)"
+	ByWhole   = "the backend on the whole program, beside the loop"
 	BySearch  = "the explicit-state search on the whole program"
 	// ByUnwinding: in mode cegpv, after a TRUE of the loop, the unwinding
 	// properties are checked on the whole program (Verify)
@@ -367,12 +369,28 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 		lr  *loop.Result
 		by  string
 	}
+	var runLoop func(ctx context.Context, fallback bool) (answer, error)
 	run := func(ctx context.Context) (answer, error) {
 		// an unwinding property alone is checked on the whole program in
 		// either mode (Verify)
 		if c.opts.Mode == ModePlain || program.IsUnwinding(c.opts.Property) {
 			res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
 			return answer{res: res, by: ByBackend}, err
+		}
+		if c.wholeBeside() {
+			// the loop and the whole program's sequentialisation side by
+			// side (wholeBeside): the first verdict in CPU time wins
+			a, err, _ := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown },
+				budget.Engine[answer]{Name: ByLoop, Run: func(ctx context.Context) (_ answer, err error) {
+					defer program.Recover(&err)
+					return runLoop(ctx, false)
+				}},
+				budget.Engine[answer]{Name: wholeBeside.Engine, Run: func(ctx context.Context) (_ answer, err error) {
+					defer program.Recover(&err)
+					res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
+					return answer{res: res, by: ByWhole}, err
+				}})
+			return a, err
 		}
 		if probe := c.probe(); probe > 0 {
 			pctx, cancel := budget.WithLimit(ctx, "the probe", probe)
@@ -383,6 +401,13 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 			}
 			c.log.Debug("the probe did not decide; the loop starts", "probe", probe, "error", err, "reason", res.Reason)
 		}
+		return runLoop(ctx, true)
+	}
+	// runLoop runs the CEGPV loop; with fallback, the backend alone
+	// checks the program itself when the loop stops on a counterexample
+	// it cannot follow (raced beside the whole program's check, the loop
+	// just ends)
+	runLoop = func(ctx context.Context, fallback bool) (answer, error) {
 		vo := c.opts.Options
 		vo.Logger = c.log.Named("cegpv")
 		if !c.opts.NoExplicit && vo.Search == nil {
@@ -390,7 +415,7 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 			vo.Search = &eo
 		}
 		cr, err := loop.VerifySelected(ctx, q, work, vo)
-		if errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
+		if fallback && errors.Is(err, backend.ErrUnfollowable) && ctx.Err() == nil {
 			// the loop cannot use the backend's counterexamples (of
 			// an abstraction whose sliced reads keep the search out,
 			// typically): the backend alone decides on the program
@@ -463,10 +488,19 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 // the point (each of its checks costs a process and the checker's fixed
 // cost).
 func (c *checker) probe() time.Duration {
-	if c.external() || c.opts.Mode == ModePlain {
+	if c.external() || c.opts.Mode == ModePlain || c.wholeBeside() {
 		return 0
 	}
 	return c.opts.Probe
+}
+
+// wholeBeside reports whether the backend checks the whole program beside
+// the loop (engines.go, wholeBeside): in mode cegpv under --rounds, where
+// every check is of a sequential program and the whole program's is often
+// as cheap as one of the loop's (docs/bench/rounds-wmm). It replaces the
+// probe there.
+func (c *checker) wholeBeside() bool {
+	return c.opts.Mode != ModePlain && !c.opts.LoopOnly && c.opts.Backend.Capabilities().Rounds
 }
 
 // external reports whether the backend declares itself an external

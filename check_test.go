@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -167,29 +168,69 @@ func TestProbe(t *testing.T) {
 	}
 }
 
-// TestProbeRounds: the built-in backend under --rounds (lazyseq) is
-// neither incremental nor external, and the probe runs over it.
-func TestProbeRounds(t *testing.T) {
+// TestWholeBesideRounds: in mode cegpv over an external checker under
+// --rounds, the checker's check of the whole program races the loop
+// (engines.go, wholeBeside; TestWholeBeside says when it does not).
+func TestWholeBesideRounds(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 not installed")
 	}
 	p := lower(t, "race.c", []byte(`#include <pthread.h>
 #include <assert.h>
-int c;
-void *w(void *a) { int t = c; c = t + 1; return 0; }
+int c, d;
+void *w(void *a) { int t = c; c = t + 1; d = d + 1; return 0; }
 int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
   pthread_join(a, 0); pthread_join(b, 0); assert(c == 2); return 0; }`))
-	be := lazyseq.Backend{Inner: builtin.New(builtin.Options{}), Rounds: 3}
-	if caps := be.Capabilities(); caps.Incremental || caps.External || !caps.Rounds {
+	be := &wholeCounter{be: lazyseq.Backend{Inner: builtin.New(builtin.Options{}), Rounds: 3}, whole: p}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 2}}, NoExplicit: true})
+	if rep.Verdict != backend.Unsafe {
+		t.Fatalf("%v by %q (%s), want FALSE", rep.Verdict, rep.DecidedBy, rep.Reason)
+	}
+	if n := be.wholeChecks.Load(); n == 0 {
+		t.Errorf("no check of the whole program")
+	}
+	if rep.DecidedBy != cegpv.ByLoop && rep.DecidedBy != cegpv.ByWhole {
+		t.Errorf("decided by %q", rep.DecidedBy)
+	}
+	// the built-in backend under --rounds: neither incremental nor
+	// external, and the race (not the probe) runs over it
+	lz := lazyseq.Backend{Inner: builtin.New(builtin.Options{}), Rounds: 3}
+	if caps := lz.Capabilities(); caps.Incremental || caps.External || !caps.Rounds {
 		t.Fatalf("capabilities %+v, want rounds, neither incremental nor external", caps)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 2}},
+	rep = cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: lz, Bounds: backend.Bounds{Unwind: 2}},
 		Probe: cegpv.DefaultProbe, NoExplicit: true})
-	if rep.Verdict != backend.Unsafe || rep.DecidedBy != cegpv.ByProbe {
-		t.Fatalf("%v by %q (%s), want FALSE by the probe", rep.Verdict, rep.DecidedBy, rep.Reason)
+	if rep.Verdict != backend.Unsafe || (rep.DecidedBy != cegpv.ByLoop && rep.DecidedBy != cegpv.ByWhole) {
+		t.Fatalf("builtin under rounds: %v by %q (%s), want FALSE by the loop or the whole program's check", rep.Verdict, rep.DecidedBy, rep.Reason)
 	}
+}
+
+// wholeCounter stands for an external checker under --rounds and counts
+// its checks of the whole program (a program with whole's labels and
+// variables: the property's copy of it).
+type wholeCounter struct {
+	be          backend.Backend
+	whole       *program.Program
+	wholeChecks atomic.Int32
+}
+
+func (w *wholeCounter) Name() string { return w.be.Name() }
+func (w *wholeCounter) Capabilities() backend.Capabilities {
+	return backend.Capabilities{External: true, Rounds: true}
+}
+func (w *wholeCounter) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+	if show(p) == show(w.whole) {
+		w.wholeChecks.Add(1)
+	}
+	return w.be.Check(ctx, p, b)
+}
+
+func show(p *program.Program) string {
+	var b strings.Builder
+	program.Show(&b, p)
+	return b.String()
 }
 
 // notIncremental stands for an external checker: it declares itself

@@ -41,12 +41,17 @@ var (
 	withoutOpaque = Budget{Engine: "the check of the program without its opaque draws", Starts: "first", Share: 0.5}
 	// probe: the backend alone on the whole program before the loop (cegpv
 	// mode over a backend that is not external).
-	probe = Budget{Engine: "the probe (cegpv mode, a backend that is not external)", By: ByProbe, Starts: "first", Max: DefaultProbe}
+	probe = Budget{Engine: "the probe (cegpv mode, a backend that is not external, no --rounds)", By: ByProbe, Starts: "first", Max: DefaultProbe}
 	// mode: the CEGPV loop or the backend alone, with whatever is left.
 	mode = Budget{Engine: "the mode (the CEGPV loop or the backend alone)", By: ByLoop + ", " + ByBackend + " or " + ByUnwinding, Starts: "after the probe", Share: 1}
 	// race: the explicit-state search beside the mode, on programs with
 	// loops.
-	race = Budget{Engine: "the explicit-state search beside the mode", By: BySearch, Starts: "beside the mode",
+	// wholeBeside: in mode cegpv under --rounds, the backend on the whole
+	// program's sequentialisation races the loop instead of the probe
+	// (checker.wholeBeside); a checker of a sequential program often
+	// answers the whole program as fast as one check of the loop.
+	wholeBeside = Budget{Engine: "the backend on the whole program beside the loop (cegpv mode under --rounds)", By: ByWhole, Starts: "beside the loop", Share: 1}
+	race        = Budget{Engine: "the explicit-state search beside the mode", By: BySearch, Starts: "beside the mode",
 		Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
 	// raceExternal: the same beside an external checker, loop-free
 	// programs too: the checker uses one core, the search the other.
@@ -78,7 +83,7 @@ var (
 )
 
 // Budgets lists the table in the order a check meets its engines.
-var Budgets = []Budget{withoutOpaque, probe, mode, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond, incrementalRound}
+var Budgets = []Budget{withoutOpaque, probe, mode, wholeBeside, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond, incrementalRound}
 
 // DefaultProbe and DefaultBeyondMax are the table's probe and beyond
 // limits, DefaultCheckOptions' Probe and BeyondMax (0 there is off).
