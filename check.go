@@ -484,9 +484,10 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 }
 
 // probe is the probe's time (CheckOptions.Probe): only in mode cegpv over
-// a backend that is not external. Beside an external checker the loop is
-// the point (each of its checks costs a process and the checker's fixed
-// cost).
+// a backend that is not external, without --rounds (wholeBeside races the
+// whole program's check there instead). Beside an external checker the
+// loop is the point (each of its checks costs a process and the checker's
+// fixed cost).
 func (c *checker) probe() time.Duration {
 	if c.external() || c.opts.Mode == ModePlain || c.wholeBeside() {
 		return 0
