@@ -357,7 +357,7 @@ func benchOne(ctx context.Context, self string, t manifest.Task, mode string, un
 	cctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
 	defer cancel()
 	cmd := proc.Command(cctx, self, args...)
-	cmd.WaitDelay = 5 * time.Second
+	proc.TermFirst(cmd, 5*time.Second) // an interrupted run cleans up after itself
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()

@@ -1,6 +1,7 @@
 // Package proc starts the child processes of cegpv (SMT solvers, external
 // model checkers, bench tasks) the one way they must be started: each in
-// its own process group, the whole group killed when the context ends, and
+// its own process group, the whole group killed when the context ends (a
+// cegpv child asked to stop first: TermFirst), and
 // killed by the kernel if cegpv itself dies without cancelling (SIGKILL, a
 // crash), so that no child outlives it; Start and Run meter its CPU time on
 // the context's clock (package budget).
@@ -31,6 +32,20 @@ func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	}
 	cmd.WaitDelay = WaitDelay
 	return cmd
+}
+
+// TermFirst makes the end of cmd's context send SIGTERM to its group
+// rather than SIGKILL, and SIGKILL only after grace: for a child that is
+// cegpv itself (a bench task), which stops its own checkers and removes its
+// temporary files on SIGTERM as on any interrupt, and cannot when killed.
+func TermFirst(cmd *exec.Cmd, grace time.Duration) {
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+	cmd.WaitDelay = grace // then exec kills the process itself
 }
 
 // Start is cmd.Start with the child's CPU time metered on ctx's clock
