@@ -204,14 +204,7 @@ func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	if p.Model == program.LP64 {
 		e.offW = 64
 	}
-	e.sequential = true
-	for _, f := range p.Funcs {
-		for _, in := range f.Body {
-			if in.Op == program.OpSpawn {
-				e.sequential = false
-			}
-		}
-	}
+	e.sequential = !spawns(p)
 	return e
 }
 
