@@ -53,14 +53,20 @@ func OrderOnly(p, a *program.Program, run *program.Run) (*program.Program, *Map,
 // visible label sequence seq (or a prefix of it) violates an assertion, and
 // an unsafe P1 yields, through Map.Run, a run of p that violates one.
 func OrderOnlySeq(p *program.Program, visible map[program.Label]bool, seq []program.Label) (*program.Program, *Map, error) {
+	p1, m, _, err := orderOnlySeq(p, visible, seq)
+	return p1, m, err
+}
+
+// orderOnlySeq is OrderOnlySeq, with the monitor's counter.
+func orderOnlySeq(p *program.Program, visible map[program.Label]bool, seq []program.Label) (*program.Program, *Map, *program.Ref, error) {
 	ix := program.NewIndex(p)
 	at := map[program.Label][]int64{} // the positions of each label in seq
 	for i, l := range seq {
 		if ix.Instr[l] == nil {
-			return nil, nil, program.Errorf(program.Internal, "reconstruct: label %s of the run is not in %s", l, p.File)
+			return nil, nil, nil, program.Errorf(program.Internal, "reconstruct: label %s of the run is not in %s", l, p.File)
 		}
 		if !visible[l] {
-			return nil, nil, program.Errorf(program.Internal, "reconstruct: label %s of the sequence is not visible", l)
+			return nil, nil, nil, program.Errorf(program.Internal, "reconstruct: label %s of the sequence is not visible", l)
 		}
 		at[l] = append(at[l], int64(i))
 	}
@@ -88,11 +94,11 @@ func OrderOnlySeq(p *program.Program, visible map[program.Label]bool, seq []prog
 	}
 	m, err := Instrument(p1, visible, check)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p1.Globals = append(p1.Globals,
 		&program.Var{Name: cntName, Type: program.IntT, Init: program.IntConst(program.IntT, 0)})
-	return p1, m, nil
+	return p1, m, cnt, nil
 }
 
 func eq(x, y program.Expr) program.Expr {

@@ -97,12 +97,10 @@ func ValuesAndOrderSeq(p *program.Program, vis map[program.Label]bool, run *prog
 	for _, x := range repl {
 		vals[x] = append(vals[x], program.IntConst(p.Global(x).Type, cur[x].Bits))
 	}
-	p1, m, err := OrderOnlySeq(p, vis, seq)
+	p1, m, cnt, err := orderOnlySeq(p, vis, seq)
 	if err != nil {
 		return nil, nil, err
 	}
-	cntName := p1.Globals[len(p1.Globals)-1].Name // OrderOnlySeq adds the counter last
-	cnt := &program.Ref{Name: cntName, T: program.IntT}
 	cntMinus1 := &program.Binary{Op: program.Sub, X: cnt, Y: program.IntConst(program.IntT, 1), T: program.IntT}
 	tables := map[string]*program.Ref{}
 	var globals []*program.Var
