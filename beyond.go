@@ -84,7 +84,12 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 					log.Warn("backend beyond the bounds: the violation is not a confirmed run of the program", "error", err)
 					return answer{}, err
 				}
-				return answer{r, opts.Backend.Name() + " within " + r.Bounds.String()}, nil
+				how := opts.Backend.Name() + " within " + r.Bounds.String()
+				if r.Reason != "" {
+					how += " (" + r.Reason + ")"
+				}
+				r.Reason = ""
+				return answer{r, how}, nil
 			case r.Verdict == backend.Safe && r.Complete:
 				r.Bounds = opts.Bounds
 				r.Proof = opts.Bounds.UnwindingAssertions

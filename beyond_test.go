@@ -61,6 +61,23 @@ int main(void) {
   assert(sum == 4);
   return 0;
 }`, "builtin within unwind 5", backend.Unsafe, true},
+		// 2000 threads created by a loop whose exit is a constant (as
+		// SV-COMP's goblint-regression 28-race_reach tasks create 10000):
+		// a thread may be preempted between its two stores, and main reads
+		// 1; the loop runs to its end past the bound, the threads it
+		// creates past it never run, and main's read follows
+		{"threads that never run", `
+#include <pthread.h>
+int g;
+pthread_mutex_t m;
+void *w(void *a) { pthread_mutex_lock(&m); g = 1; g = 0; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t ids[2000];
+  for (int i = 0; i < 2000; i++) pthread_create(&ids[i], 0, w, 0);
+  assert(g == 0);
+  for (int i = 0; i < 2000; i++) pthread_join(ids[i], 0);
+  return 0;
+}`, "threads they create never run", backend.Unsafe, true},
 		{"loop-free", `int g; int main(void) { g = 1; assert(g == 1); return 0; }`, "", backend.Unknown, false},
 	}
 	// without the backend, a bug only it finds stays unfound

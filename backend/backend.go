@@ -387,7 +387,7 @@ func (v Verdict) SVCOMP() string {
 // Result is the outcome of a check.
 type Result struct {
 	Verdict Verdict
-	Reason  string // why Unknown; empty otherwise
+	Reason  string // why Unknown; Unsafe: how the run goes past Bounds, if it does; else empty
 	Proof   bool   // Safe, unwinding assertions were checked and hold, and no thread bound cut a run: a proof, not only bounded
 	// Complete (Safe): no run was cut by a bound, so the answer holds
 	// for every bound (a backend that cannot tell leaves it false)

@@ -254,13 +254,21 @@ func (fl *funcLowerer) pthread(x *cc.PostfixExpression, name string, as []cc.Exp
 	switch name {
 	case "pthread_create":
 		need(4)
-		h := fl.rval(as[0])
 		var lhs program.Expr
-		if !isNull(h) {
-			lhs = fl.deref(x, h)
-			if !lhs.Type().IsInteger() {
-				l.fail(x, "thread handle of type %s", lhs.Type())
+		if u, ok := as[0].(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+			// &t (&ids[i]): the Spawn stores the handle into t itself,
+			// whose address is then not taken, as pthread_join's &v
+			v := fl.expr(u.CastExpression, true)
+			if _, deref := v.(*program.Deref); v != nil && !deref && program.IsLValue(v) && !fl.isAtomicVar(u.CastExpression) {
+				lhs = v
+			} else {
+				lhs = fl.deref(x, fl.addrOf(u, v))
 			}
+		} else if h := fl.rval(as[0]); !isNull(h) {
+			lhs = fl.deref(x, h)
+		}
+		if lhs != nil && !lhs.Type().IsInteger() {
+			l.fail(x, "thread handle of type %s", lhs.Type())
 		}
 		fl.effect(as[1])
 		var fn program.Expr

@@ -295,6 +295,25 @@ func SourceLines(p *program.Program, steps []Step) []Line {
 	return out
 }
 
+// Stores renders the values a row stored, "loc" + sep + "value" each, the
+// first maxRowStores of them and a count of the rest: a loop that stores
+// into 10000 array cells on one source line makes one readable row (the
+// steps view, --trace steps, and the JSON output list every store).
+func (l Line) Stores(sep string) []string {
+	var out []string
+	for i, s := range l.Vals {
+		if i == maxRowStores && len(l.Vals) > maxRowStores+1 {
+			out = append(out, fmt.Sprintf("... %d more stores", len(l.Vals)-i))
+			break
+		}
+		out = append(out, s.Loc+sep+s.Val)
+	}
+	return out
+}
+
+// maxRowStores is how many stored values Line.Stores lists in full.
+const maxRowStores = 12
+
 // TempSet holds the location prefixes of temporaries ("func::name").
 type TempSet map[string]bool
 

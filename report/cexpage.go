@@ -169,10 +169,7 @@ func cexTable(c *Cex, rows []Line) *cexTableView {
 			switch {
 			case t == r.Thread:
 				cell = cexCell{Kind: "act", Line: r, Loc: shortLine(r, c.File)}
-				var vs []string
-				for _, s := range r.Vals {
-					vs = append(vs, s.Loc+" = "+s.Val)
-				}
+				vs := r.Stores(" = ")
 				for _, v := range r.Returned {
 					vs = append(vs, "returns "+v)
 				}

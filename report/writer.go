@@ -426,10 +426,7 @@ func writeSourceTrace(w io.Writer, o *Outcome, names map[int]string) {
 		if r.File != "" && r.File != o.File {
 			line = filepath.Base(r.File) + ":" + line
 		}
-		var vals []string
-		for _, s := range r.Vals {
-			vals = append(vals, s.Loc+"="+s.Val)
-		}
+		vals := r.Stores("=")
 		for _, v := range r.Returned {
 			vals = append(vals, "returns "+v)
 		}

@@ -210,7 +210,9 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 }
 
 // deepen is iterative deepening for bugs (ESBMC's incremental BMC): before
-// the check at bounds, it checks at unwind 1, 2, …, bounds.Unwind-1, each
+// the check at bounds, it checks at unwind 1, 2, …, bounds.Unwind-1 (beyond
+// the bounds, after a first step with thinThreads threads per spawn site
+// when a loop spawns), each
 // step with at most deepenShare of the CPU time left (all of it beyond the
 // bounds, where the steps are the search), and stops at the first step that
 //   - finds a violation: that run is a real counterexample (it replays on
@@ -238,29 +240,56 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		// nothing is kept for a later check: a step may use all that is left
 		share = 1
 	}
-	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
+	type stepResult struct {
+		res               backend.Result
+		complete, invalid bool
+		took              time.Duration
+		err               error
+	}
+	step := func(sb backend.Bounds, share float64) (stepResult, bool) {
 		sctx, cancel := budget.WithShare(ctx, "a step of the deepening", share, 0)
-		sb := bounds.WithUnwind(k) // (per-loop bounds at most k too)
+		defer cancel()
 		// a bound reached below the bounds is no unwinding violation at
 		// them: the shallow steps look for assertion violations only
 		sb.UnwindingAssertions, sb.UnwindingOnly = false, ""
 		s, err := NewSession(sctx, p, sb, opts)
 		if err != nil {
-			cancel()
-			if program.KindOf(err) == program.Unsupported {
-				return backend.Result{Verdict: backend.Unknown, Reason: err.Error(), Bounds: bounds}, true, err
+			return stepResult{err: err}, false
+		}
+		res, err := s.Check()
+		r := stepResult{res, s.enc.coversAll(), s.invalid, 0, err}
+		s.Close()
+		r.took = budget.Used(sctx)
+		b.opts.Logger.Debug("deepening", "unwind", sb.Unwind, "threads", sb.Threads, "verdict", res.Verdict, "reason", res.Reason, "complete", r.complete)
+		return r, true
+	}
+	if bounds.DeepenFrom > 0 && spawnsInLoop(p) && (bounds.Threads == 0 || bounds.Threads > thinThreads) {
+		// beyond the bounds, first with few threads per spawn site (the
+		// others dormant, spawnStep): most races need two instances, and
+		// the loops that create thousands of threads are cheap then
+		sb := bounds.WithUnwind(bounds.DeepenFrom)
+		sb.Threads = thinThreads
+		r, ok := step(sb, thinShare)
+		switch {
+		case !ok && program.KindOf(r.err) == program.Unsupported:
+			return backend.Result{Verdict: backend.Unknown, Reason: r.err.Error(), Bounds: bounds}, true, r.err
+		case ok && r.err == nil && r.res.Verdict == backend.Unsafe:
+			return r.res, true, nil
+		}
+		// otherwise the steps with every thread follow (a step that did
+		// not end here tells little of them: they may find a shallower run)
+	}
+	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
+		r, ok := step(bounds.WithUnwind(k), share) // (per-loop bounds at most k too)
+		if !ok {
+			if program.KindOf(r.err) == program.Unsupported {
+				return backend.Result{Verdict: backend.Unknown, Reason: r.err.Error(), Bounds: bounds}, true, r.err
 			}
 			return backend.Result{}, false, nil
 		}
-		res, err := s.Check()
-		complete := len(s.enc.cuts) == 0
-		invalid := s.invalid
-		s.Close()
-		took := budget.Used(sctx)
-		cancel()
-		b.opts.Logger.Debug("deepening", "unwind", k, "verdict", res.Verdict, "reason", res.Reason, "complete", complete)
+		res, err := r.res, r.err
 		switch {
-		case err == nil && invalid && bounds.DeepenFrom > 0:
+		case err == nil && r.invalid && bounds.DeepenFrom > 0:
 			// beyond the bounds: no violation that avoids an invalid
 			// access within this unwinding, one may lie deeper (the
 			// access may be an artefact of cutting the loops here)
@@ -274,12 +303,12 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 			return backend.Result{}, false, nil
 		case res.Verdict == backend.Unsafe:
 			return res, true, nil
-		case complete:
+		case r.complete:
 			res.Bounds = bounds
 			res.Proof = bounds.UnwindingAssertions
 			res.Complete = true
 			return res, true, nil
-		case bounds.DeepenFrom == 0 && took > deepenJump:
+		case bounds.DeepenFrom == 0 && r.took > deepenJump:
 			// each unwinding costs several times the one before, so the
 			// steps left before the bounds would add a third or more to
 			// the check at the bounds, which finds their bugs too
@@ -287,6 +316,32 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		}
 	}
 	return backend.Result{}, false, nil
+}
+
+// thinThreads is the threads per spawn site of the first step beyond the
+// bounds (deepen) when a spawn lies in a loop, and thinShare the share of
+// the CPU time left that step may use.
+const (
+	thinThreads = 1
+	thinShare   = 0.5
+)
+
+// spawnsInLoop reports whether p has a Spawn between a loop's head and its
+// back edge (a spawn site that may create many threads).
+func spawnsInLoop(p *program.Program) bool {
+	for _, f := range p.Funcs {
+		for back, in := range f.Body {
+			if in.Op != program.OpGoto || len(in.Targets) != 1 {
+				continue
+			}
+			for pc := max(0, f.Index(in.Targets[0])); pc < back; pc++ {
+				if f.Body[pc].Op == program.OpSpawn {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // deepenJump ends deepen after a Safe step that took more CPU time
@@ -717,6 +772,13 @@ func (s *Session) replayed(run *program.Run, buildErr error) (backend.Result, er
 		return res, e
 	}
 	res := s.result(backend.Unsafe, "")
+	if e := s.enc; e.granted > 0 {
+		// the run may go past the unwinding (grant): say how
+		res.Reason = "loops whose exit tests are constant run to their end"
+		if e.dormant > 0 {
+			res.Reason += ", threads they create never run"
+		}
+	}
 	res.Run = out.Run
 	if res.Run == nil {
 		res.Run = run
@@ -798,7 +860,7 @@ func (s *Session) Check() (_ backend.Result, err error) {
 		sv.Pop()
 	}
 	res := s.result(backend.Safe, "")
-	res.Complete = len(s.enc.cuts) == 0
+	res.Complete = s.enc.coversAll()
 	// 3. unwinding assertions
 	if s.bounds.UnwindingAssertions {
 		if res.Complete {

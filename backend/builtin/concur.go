@@ -45,34 +45,7 @@ func (e *enc) finish() {
 	}
 	e.distinctWrites()
 	e.regionHints()
-	// thread ids: the k-th spawn of the run creates thread k
-	for _, s := range e.spawns {
-		if s.child == nil {
-			continue
-		}
-		sum := bvc(32, 1)
-		for _, s2 := range e.spawns {
-			if s2 == s || s2.child == nil || s2.blk == s.blk {
-				continue
-			}
-			var before *term
-			if s2.th == s.th {
-				if s2.blk.seq < s.blk.seq {
-					before = s2.pg
-				} else {
-					continue
-				}
-			} else {
-				before = and(s2.pg, e.clockLT(s2.blk.clock, s.blk.clock))
-				if s2.idx() < s.idx() {
-					// distinct clocks for spawns of different threads
-					e.assert(implies(and(s.pg, s2.pg), not(&term{s: "(= " + s.blk.clock + " " + s2.blk.clock + ")"})))
-				}
-			}
-			sum = bin("bvadd", sum, boolToBV(before, 32))
-		}
-		e.assert(eq(s.child.tid, sum))
-	}
+	e.threadIDs()
 	for _, j := range e.joins {
 		var alts []*term
 		for _, th := range e.threads {
@@ -90,6 +63,58 @@ func (e *enc) finish() {
 }
 
 func (s *stepRec) idx() int { return s.seq }
+
+// threadIDs numbers the threads as the interpreter does: the k-th spawn of
+// the run (dormant ones too) creates thread k. A spawn counts the spawns
+// of its own thread in earlier blocks (a running sum, so that the 10000
+// spawns of a loop cost a linear formula) and those of other threads
+// whose block's clock is smaller.
+func (e *enc) threadIDs() {
+	byTh := map[*thread][]*stepRec{}
+	var ths []*thread
+	for _, s := range e.spawns {
+		if s.child == nil && s.dormant == nil {
+			continue
+		}
+		if byTh[s.th] == nil {
+			ths = append(ths, s.th)
+		}
+		byTh[s.th] = append(byTh[s.th], s)
+	}
+	own := map[*stepRec]*term{}
+	for _, th := range ths {
+		list := byTh[th]
+		slices.SortStableFunc(list, func(a, b *stepRec) int { return a.seq - b.seq })
+		running := bvc(32, 0)
+		for _, s := range list {
+			own[s] = running
+			running = e.name(bin("bvadd", running, boolToBV(s.pg, 32)))
+		}
+	}
+	for _, th := range ths {
+		for _, s := range byTh[th] {
+			sum := bin("bvadd", bvc(32, 1), own[s])
+			for _, th2 := range ths {
+				if th2 == th {
+					continue
+				}
+				for _, s2 := range byTh[th2] {
+					before := and(s2.pg, e.clockLT(s2.blk.clock, s.blk.clock))
+					if s2.idx() < s.idx() {
+						// distinct clocks for spawns of different threads
+						e.assert(implies(and(s.pg, s2.pg), not(&term{s: "(= " + s.blk.clock + " " + s2.blk.clock + ")"})))
+					}
+					sum = bin("bvadd", sum, boolToBV(before, 32))
+				}
+			}
+			if s.child != nil {
+				e.assert(eq(s.child.tid, sum))
+			} else {
+				e.assert(eq(s.dormant, sum))
+			}
+		}
+	}
+}
 
 // readsFrom encodes what read r sees with the "last write" formulation,
 // linear in the number of writes: L is the clock of the last write of the

@@ -61,6 +61,12 @@ type enc struct {
 	asserts          []*stepRec
 	cuts             []cutRec // paths cut at the unwinding, recursion and thread bounds
 	capCut           bool     // a spawn was cut at Bounds.MaxThreads (not at Bounds.Threads)
+	// beyond the bounds (Bounds.DeepenFrom > 0): iterations granted past
+	// a loop's bound (gotoStep) and the dormant spawns made in them
+	// (spawnStep); around: the loops around each instruction (loopsAround)
+	granted, dormant int
+	mainSpawner      int // onlyMainSpawns: 0 not known yet, 1 yes, 2 no
+	around           map[*program.Func]map[int][]int
 	bad              []badRec
 	spawns           []*stepRec
 	joins            []joinRec
@@ -152,10 +158,13 @@ type state struct {
 	cache map[cellKey]*centry
 	blk   *block
 	depth int
-	loops map[int][2]int // back-edge pc -> {times taken in this entry into its loop, loop head pc}
-	held  []heldLock     // locks held (analysis of lock regions)
-	mixed []cellKey      // locks held on some of the merged paths only (locks.go)
-	regs  []cellKey      // open collapsed lock regions
+	loops map[int]loopCount // by back-edge pc: the loops of the frame the state is in
+	// forks counts the symbolic branches taken on the path so far (both
+	// sides feasible): an iteration that adds none is a single path
+	forks int
+	held  []heldLock // locks held (analysis of lock regions)
+	mixed []cellKey  // locks held on some of the merged paths only (locks.go)
+	regs  []cellKey  // open collapsed lock regions
 }
 
 // centry is a block's cached view of a shared cell. known: v is the cell's
@@ -165,6 +174,19 @@ type state struct {
 // block reads the cell (readCell), so a cell the block only writes
 // conditionally (a store through an array index or a pointer with several
 // targets, a write in one branch) costs no read event.
+// loopCount is a loop's entry in state.loops (keyed by its back edge).
+type loopCount struct {
+	n    int // back edges taken in this entry into the loop
+	head int // the loop's first instruction (the back edge's target)
+	// forks is state.forks at the last back edge; testIter is the
+	// iteration (1-based) in which a branch in the loop was last decided
+	// by a constant (constantTest)
+	forks, testIter int
+	// extra: an iteration past the bound was granted (beyond the bounds,
+	// gotoStep): the thread's spawns there are dormant (spawnStep)
+	extra bool
+}
+
 type centry struct {
 	known bool
 	v     val
@@ -174,7 +196,7 @@ type centry struct {
 }
 
 func (st *state) fork(g *term) *state {
-	n := &state{g: g, mem: maps.Clone(st.mem), blk: st.blk, depth: st.depth, loops: maps.Clone(st.loops),
+	n := &state{g: g, mem: maps.Clone(st.mem), blk: st.blk, depth: st.depth, loops: maps.Clone(st.loops), forks: st.forks,
 		held: slices.Clone(st.held), mixed: slices.Clone(st.mixed), regs: slices.Clone(st.regs)}
 	if st.cache != nil {
 		n.cache = make(map[cellKey]*centry, len(st.cache))
@@ -194,6 +216,7 @@ type frame struct {
 	retAddr *val // caller's lvalue for the result
 	retType *program.Type
 	parent  *frame
+	extra   bool // called within an iteration granted past its bound (loopCount.extra)
 }
 
 func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
@@ -207,6 +230,10 @@ func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	e.sequential = !spawns(p)
 	return e
 }
+
+// coversAll reports whether the encoding covers every run of the program:
+// no path was cut at a bound and no thread left dormant.
+func (e *enc) coversAll() bool { return len(e.cuts) == 0 && e.dormant == 0 }
 
 // ---------------------------------------------------------------- symbols
 
@@ -886,10 +913,15 @@ func (e *enc) merge2(a, b *state, pos program.Pos) *state {
 	}
 	held, mixed := mergeHeld(a, b)
 	r := &state{g: e.name(or(a.g, b.g)), mem: map[cellKey]val{}, blk: a.blk, depth: a.depth, loops: maps.Clone(a.loops),
-		held: held, mixed: mixed, regs: slices.Clone(a.regs)}
+		forks: max(a.forks, b.forks), held: held, mixed: mixed, regs: slices.Clone(a.regs)}
 	for k, n := range b.loops {
-		if m, ok := r.loops[k]; !ok || n[0] > m[0] {
+		m, ok := r.loops[k]
+		if !ok || n.n > m.n {
+			n.extra = n.extra || ok && m.extra
 			r.loops[k] = n
+		} else if n.extra {
+			m.extra = true
+			r.loops[k] = m
 		}
 	}
 	// in cell order: the names given here must not depend on map order

@@ -184,8 +184,8 @@ func (h *instHooks) step(fr *frame, st *state, in *program.Instr, rec *stepRec) 
 		}
 		var its []it
 		for pc, l := range st.loops {
-			if l[0] > 0 && pc < len(fr.fn.Body) {
-				its = append(its, it{fr.fn.Body[pc].Label, l[0]})
+			if l.n > 0 && pc < len(fr.fn.Body) {
+				its = append(its, it{fr.fn.Body[pc].Label, l.n})
 			}
 		}
 		slices.SortFunc(its, func(a, b it) int { return strings.Compare(string(a.back), string(b.back)) })

@@ -151,6 +151,7 @@ type stepRec struct {
 	heap     *object
 	ndOps    int     // Alloc: the operands' nondet values come first in nondet, then one per cell
 	child    *thread // Spawn
+	dormant  *term   // Spawn of a dormant thread (dormantSpawn): its id
 	tail     bool    // implicit return: no step of its own (carries writes only)
 }
 

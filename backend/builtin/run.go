@@ -155,6 +155,9 @@ func (e *enc) buildRun(s *smt.Solver, cuts []cutRec) (*program.Run, error) {
 		if r.child != nil {
 			m2.want(r.child.tid)
 		}
+		if r.dormant != nil {
+			m2.want(r.dormant)
+		}
 		if r.heap != nil && r.heap.symCount {
 			m2.want(e.countOf(r.heap))
 		}
@@ -224,6 +227,13 @@ func (e *enc) buildRun(s *smt.Solver, cuts []cutRec) (*program.Run, error) {
 			nthreads++
 			runID[r.child] = nthreads
 			if got := m2.get(r.child.tid).Uint64(); got != uint64(nthreads) {
+				return nil, fmt.Errorf("spawn at %s: thread id %d in the model, %d in the run", r.in.Label, got, nthreads)
+			}
+		}
+		if r.dormant != nil {
+			// a thread that never runs (dormantSpawn): created all the same
+			nthreads++
+			if got := m2.get(r.dormant).Uint64(); got != uint64(nthreads) {
 				return nil, fmt.Errorf("spawn at %s: thread id %d in the model, %d in the run", r.in.Label, got, nthreads)
 			}
 		}

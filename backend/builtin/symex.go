@@ -60,7 +60,7 @@ func (e *enc) runThread(th *thread) {
 		// section completes (presence.go); the parent has been executed
 		th.spawnG = e.name(and(th.spawnG, e.complete(th.spawn)))
 	}
-	st := &state{g: th.spawnG, mem: map[cellKey]val{}, loops: map[int][2]int{}}
+	st := &state{g: th.spawnG, mem: map[cellKey]val{}, loops: map[int]loopCount{}}
 	th.start = e.newBlock(th, st.g, "start", "")
 	if th.spawn != nil {
 		e.assert(e.clockLT(th.spawn.clock, th.start.clock))
@@ -148,7 +148,7 @@ func (e *enc) execFunc(st *state, fr *frame, exits *[]*state) (*state, val) {
 	fc := &funcCtx{fr: fr, pend: map[int][]*state{}, exits: exits}
 	body := fr.fn.Body
 	cur := st
-	cur.loops = map[int][2]int{}
+	cur.loops = map[int]loopCount{}
 	pc := 0
 	for {
 		if ps := fc.pend[pc]; len(ps) > 0 {
@@ -178,7 +178,7 @@ func (e *enc) execFunc(st *state, fr *frame, exits *[]*state) (*state, val) {
 		// a thread that leaves a loop's instructions [head, back edge]
 		// starts its count afresh on the next entry (machine.Unwinder)
 		for k, l := range cur.loops {
-			if pc < l[1] || pc > k {
+			if pc < l.head || pc > k {
 				delete(cur.loops, k)
 			}
 		}
@@ -404,6 +404,8 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 	case program.OpSpawn:
 		e.spawnStep(st, in, rec, c)
 	case program.OpJoin:
+		// a join may block: a loop of joins is no single path (grant)
+		st.forks++
 		e.ensureBlock(st, th, in)
 		t := e.eval(c, in.Rhs, g)
 		ok := e.fresh("join", 0)
@@ -508,6 +510,7 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 	_ = body
 	if len(targets) > 1 {
 		// nondeterministic choice among forward targets
+		st.forks++
 		ch := e.fresh("ch", 16)
 		var rest []*term
 		for i, t := range targets {
@@ -533,6 +536,14 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 	taken := e.name(and(st.g, cv))
 	notTaken := e.name(and(st.g, not(cv)))
 	if t > pc {
+		switch {
+		case isFalse(taken) || isFalse(notTaken):
+			if in.Rhs != nil {
+				e.constantTest(st, fc.fr.fn, pc)
+			}
+		default:
+			st.forks++ // both ways: a symbolic branch
+		}
 		if !isFalse(taken) {
 			fc.pend[t] = append(fc.pend[t], st.fork(taken))
 		}
@@ -552,18 +563,110 @@ func (e *enc) gotoStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 		return st, pc + 1
 	}
 	// the bound counts each back edge (CBMC's loops, machine.Unwinder)
-	n := st.loops[pc][0]
-	if n+1 >= e.b.UnwindOfOr1(string(in.Label)) {
-		e.cut(st, taken, rec, program.LoopID(fc.fr.fn, pc), string(in.Label))
-		st.g = notTaken
-		return st, pc + 1
+	l := st.loops[pc]
+	extra := l.extra
+	if l.n+1 >= e.b.UnwindOfOr1(string(in.Label)) {
+		if !e.grant(st, l, cv) {
+			e.cut(st, taken, rec, program.LoopID(fc.fr.fn, pc), string(in.Label))
+			st.g = notTaken
+			return st, pc + 1
+		}
+		extra = true
 	}
 	if !isFalse(notTaken) {
+		st.forks++
 		fc.pend[pc+1] = append(fc.pend[pc+1], st.fork(notTaken))
 	}
 	st.g = taken
-	st.loops[pc] = [2]int{n + 1, t}
+	st.loops[pc] = loopCount{n: l.n + 1, head: t, forks: st.forks, testIter: l.testIter, extra: extra}
 	return st, t
+}
+
+// Beyond the bounds (Bounds.DeepenFrom > 0) a loop whose iterations are
+// single paths that branch on constants runs past its bound: such an
+// iteration costs the formula only its own steps, and the loops it
+// describes (for (i = 0; i < 10000; i++) pthread_create(...); the 22
+// steps of a Fibonacci computation) are where the bugs beyond the bounds
+// of SV-COMP's tasks lie. grant decides whether the back edge of loop l,
+// at its bound, may be taken once more:
+//   - the bound is the search's, not the user's (beyond the bounds);
+//   - the back edge is unconditional (cv constant true);
+//   - the iteration ending here added no symbolic branch (state.forks has
+//     not changed since the last back edge: it was one path) and decided
+//     a branch of the loop on a constant (constantTest): a loop whose
+//     exit is a constant, not an endless loop nor a busy wait on another
+//     thread nor a loop over input;
+//   - at most maxGranted iterations are granted per encoding; past that
+//     the bound cuts as always.
+//
+// A thread spawned in a granted iteration is dormant (spawnStep). The
+// iterations granted are no bound a verdict states: a violation found is
+// a run replayed like any other (its Result.Reason says that it went past
+// the unwinding), and an encoding with a granted iteration covers every
+// run only if nothing was cut and no thread left dormant (coversAll).
+func (e *enc) grant(st *state, l loopCount, cv *term) bool {
+	if e.b.DeepenFrom <= 0 || !isTrue(cv) || l.n == 0 || l.forks != st.forks || l.testIter != l.n+1 || e.granted >= maxGranted {
+		return false
+	}
+	e.granted++
+	return true
+}
+
+// maxGranted bounds the iterations grant allows past the bounds in one
+// encoding: 3 loops of 10000 thread creations and some of their joins.
+const maxGranted = 1 << 16
+
+// constantTest records, at a conditional forward goto of fn at pc whose
+// condition is a constant, that the current iteration of the loops around
+// it branched on a constant (grant).
+func (e *enc) constantTest(st *state, fn *program.Func, pc int) {
+	if e.b.DeepenFrom <= 0 {
+		return
+	}
+	for _, back := range e.loopsAround(fn)[pc] {
+		l, ok := st.loops[back]
+		if !ok {
+			l = loopCount{head: fn.Index(fn.Body[back].Targets[0])}
+		}
+		l.testIter = l.n + 1
+		st.loops[back] = l
+	}
+}
+
+// loopsAround maps each instruction of fn inside a loop (between its head
+// and its back edge) to the back edges of the loops around it.
+func (e *enc) loopsAround(fn *program.Func) map[int][]int {
+	if m, ok := e.around[fn]; ok {
+		return m
+	}
+	m := map[int][]int{}
+	for back, in := range fn.Body {
+		if in.Op != program.OpGoto || len(in.Targets) != 1 {
+			continue
+		}
+		for pc := max(0, fn.Index(in.Targets[0])); pc < back; pc++ {
+			m[pc] = append(m[pc], back)
+		}
+	}
+	if e.around == nil {
+		e.around = map[*program.Func]map[int][]int{}
+	}
+	e.around[fn] = m
+	return m
+}
+
+// inGranted reports whether a step of the frame fr in state st runs within
+// an iteration granted past its bound, of a loop of fr or of a caller.
+func inGranted(st *state, fr *frame) bool {
+	if fr.extra {
+		return true
+	}
+	for _, l := range st.loops {
+		if l.extra {
+			return true
+		}
+	}
+	return false
 }
 
 // heapCap is the number of elements modelled of a heap block of symbolic
@@ -664,6 +767,7 @@ func (e *enc) callStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 	for i, f := range fs {
 		sub := st
 		if len(fs) > 1 {
+			st.forks++
 			sub = st.fork(e.name(and(st.g, cs[i])))
 		}
 		// recursion bound
@@ -681,6 +785,7 @@ func (e *enc) callStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 			e.unsupported(in.Pos, "call of %s with %d arguments, want %d", f.Name, len(args), len(f.Params))
 		}
 		nf := e.newFrame(th, f, fr, lhs)
+		nf.extra = inGranted(sub, fr)
 		if e.inst != nil {
 			e.inst.frame(nf, rec, f) // incremental.go: call context of keys
 		}
@@ -738,6 +843,15 @@ func (e *enc) callStep(fc *funcCtx, st *state, pc int, in *program.Instr, rec *s
 
 func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	th := c.th
+	n := e.siteCnt[in.Label]
+	atBound := e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= e.b.MaxThreadsOrDefault()
+	if inGranted(st, c.fr) || atBound && e.b.DeepenFrom > 0 {
+		// beyond the bounds, a spawn past a thread bound or in an
+		// iteration past a loop's bound leaves its thread dormant rather
+		// than cut the path: the bugs before the thread's start are found
+		e.dormantSpawn(st, in, rec, c)
+		return
+	}
 	blk := e.ensureBlock(st, th, in)
 	g := st.g
 	fs, cs := e.calleeCands(c, in.Func, g)
@@ -750,8 +864,7 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 		a := e.addr(st, c, in.Lhs, g)
 		lhs = &a
 	}
-	n := e.siteCnt[in.Label]
-	if e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= e.b.MaxThreadsOrDefault() {
+	if atBound {
 		// thread bound: cut this path here; the cap of the model (not a
 		// bound the user gave) is stated by a Safe answer
 		if !(e.b.Threads > 0 && n >= e.b.Threads) {
@@ -795,6 +908,50 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	}
 	e.addStep(rec, st)
 	e.endInstr(st)
+}
+
+// dormantSpawn is a spawn in an iteration granted past its loop's bound
+// (grant): the thread is created (it gets its id, stored where the program
+// stores it) but never runs in this encoding, as a scheduler may leave it:
+// every run of the encoding is still a run of the program (a join of it
+// blocks), and the bugs before its first step are found. A run with a
+// dormant thread is cut (the encoding is not complete).
+func (e *enc) dormantSpawn(st *state, in *program.Instr, rec *stepRec, c *ectx) {
+	if !e.onlyMainSpawns() {
+		// ordered against the spawns of other threads by its clock (threadIDs)
+		e.ensureBlock(st, c.th, in)
+	}
+	e.calleeCands(c, in.Func, st.g) // an invalid start routine is still an error
+	if len(in.Args) > 0 {
+		e.loadCells(c, in.Args[0], st.g)
+	}
+	rec.dormant = e.fresh("tid", 32)
+	e.dormant++
+	e.spawns = append(e.spawns, rec)
+	if in.Lhs != nil {
+		a := e.addr(st, c, in.Lhs, st.g)
+		e.store(c, a, in.Lhs.Type(), val{t: resize(rec.dormant, in.Lhs.Type().Bits(), false)}, st.g)
+	}
+	e.addStep(rec, st)
+	e.endInstr(st)
+}
+
+// onlyMainSpawns reports whether main is the only thread that creates
+// threads: every Spawn is in main, which no call or spawn enters again.
+func (e *enc) onlyMainSpawns() bool {
+	if e.mainSpawner == 0 {
+		e.mainSpawner = 1
+		for _, f := range e.p.Funcs {
+			for _, in := range f.Body {
+				ref, _ := in.Func.(*program.FuncRef)
+				if in.Op == program.OpSpawn && (f.Name != "main" || ref == nil || ref.Name == "main") ||
+					in.Op == program.OpCall && (ref == nil || ref.Name == "main") {
+					e.mainSpawner = 2
+				}
+			}
+		}
+	}
+	return e.mainSpawner == 1
 }
 
 // freeStep frees the heap block p points to (nothing for NULL): its
