@@ -4,7 +4,9 @@
 // (Domains, with the relevance and truth-variable analyses behind it),
 // address-taken variables (TakenAddrs), locals whose address stays with
 // their thread (AnalyseEscapes), live locals (LiveLocals), globals
-// protected by locks (AnalyseLocks) and private steps (Privacy).
+// protected by locks (AnalyseLocks), private steps (Privacy) and the
+// globals one thread instance alone accesses (ThreadPrivate, which the
+// built-in encoding keeps like that thread's locals).
 //
 // Invariants: every analysis reads a program.Program and nothing else (no
 // interpreter state), never modifies it, and is conservative in the
@@ -12,7 +14,8 @@
 // behaviour of its draw or Domains fails; a variable reported dead is never
 // read before being overwritten; a step reported private commutes with
 // every step of the other threads; a global reported protected is only
-// accessed with its lock held. Variables are keyed "<func>::<name>" for
+// accessed with its lock held; a global reported thread-private is
+// accessed by one thread instance only, in every run. Variables are keyed "<func>::<name>" for
 // locals and by name for globals (VarKey).
 //
 // They are the only copies: the observer's liveness (which locals its

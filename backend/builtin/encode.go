@@ -339,8 +339,11 @@ func (e *enc) initObjects() {
 	}
 	exposed := addrTakenGlobals(e.p)
 	written := writtenGlobals(e.p)
+	private := analysis.ThreadPrivate(e.p)
 	for _, g := range e.p.Globals {
-		o := e.newObject(g.Name, g.Type, !e.sequential)
+		// a global one thread alone accesses, and no pointer reaches, is
+		// kept like that thread's local (no partial-order events)
+		o := e.newObject(g.Name, g.Type, !e.sequential && !(private[g.Name] && !exposed[g.Name]))
 		o.exposed = exposed[g.Name] // computed: Var.AddrTaken also counts addresses the front end lowered away (sscanf into &g)
 		o.constant = !written[g.Name] && !e.stored[g.Name]
 		e.globals[g.Name] = o

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"cegpv.dev/cegpv/backend"
@@ -110,5 +111,34 @@ int main(void) {
 	}
 	if res.Reason == "" {
 		t.Error("an Unsafe run past the unwinding does not say so")
+	}
+}
+
+// TestPrivateGlobals checks that a global one thread alone accesses is
+// kept as that thread's local (analysis.ThreadPrivate) and that verdicts
+// over it are those of the program: t's loop counter p has no events, i
+// is shared; t makes at most 3 increments, racing with main's store of 10,
+// so i may be 11 and is never more than 13.
+func TestPrivateGlobals(t *testing.T) {
+	needZ3(t)
+	const src = `
+int p, i;
+void *t(void *a) { for (p = 0; p < 3; p++) i++; return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); i = 10; assert(%s); return 0; }`
+	for _, tc := range []struct {
+		cond string
+		want backend.Verdict
+	}{{"i != 11", backend.Unsafe}, {"i <= 13", backend.Safe}} {
+		p := lower(t, "private", fmt.Sprintf(src, tc.cond))
+		e, _, err := encodeProgram(context.Background(), p, backend.Bounds{Unwind: 5}, true, false, redAll)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.globals["p"].shared || !e.globals["i"].shared {
+			t.Errorf("p shared %v, i shared %v; want false, true", e.globals["p"].shared, e.globals["i"].shared)
+		}
+		if res := check(t, p, backend.Bounds{Unwind: 5}); res.Verdict != tc.want {
+			t.Errorf("assert(%s): %v, want %v", tc.cond, res.Verdict, tc.want)
+		}
 	}
 }
