@@ -77,7 +77,7 @@ int main(void) {
   assert(g == 0);
   for (int i = 0; i < 2000; i++) pthread_join(ids[i], 0);
   return 0;
-}`, "threads they create never run", backend.Unsafe, true},
+}`, "threads created past the bounds never run", backend.Unsafe, true},
 		{"loop-free", `int g; int main(void) { g = 1; assert(g == 1); return 0; }`, "", backend.Unknown, false},
 	}
 	// without the backend, a bug only it finds stays unfound

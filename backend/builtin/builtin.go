@@ -772,13 +772,15 @@ func (s *Session) replayed(run *program.Run, buildErr error) (backend.Result, er
 		return res, e
 	}
 	res := s.result(backend.Unsafe, "")
-	if e := s.enc; e.granted > 0 {
-		// the run may go past the unwinding (grant): say how
-		res.Reason = "loops whose exit tests are constant run to their end"
-		if e.dormant > 0 {
-			res.Reason += ", threads they create never run"
-		}
+	// the run may go past the bounds (grant, dormantSpawn): say how
+	var how []string
+	if s.enc.granted > 0 {
+		how = append(how, "loops that branch only on constants run to their end")
 	}
+	if s.enc.dormant > 0 {
+		how = append(how, "threads created past the bounds never run")
+	}
+	res.Reason = strings.Join(how, ", ")
 	res.Run = out.Run
 	if res.Run == nil {
 		res.Run = run
