@@ -32,7 +32,7 @@ func ThreadPrivate(p *program.Program) map[string]bool {
 	called := map[string]bool{}
 	var roots []string
 	single := map[string]bool{"main": true}
-	mainLoops := loopRanges(p.Func("main"))
+	mainLoops := p.Func("main").Loops()
 	for _, f := range p.Funcs {
 		for pc, in := range f.Body {
 			for _, x := range in.Operands() {
@@ -62,7 +62,7 @@ func ThreadPrivate(p *program.Program) map[string]bool {
 				roots = append(roots, ref.Name)
 			}
 			spawnSites[ref.Name]++
-			single[ref.Name] = f.Name == "main" && !inRanges(mainLoops, pc)
+			single[ref.Name] = f.Name == "main" && len(mainLoops[pc]) == 0
 		}
 	}
 	if called["main"] || spawnSites["main"] > 0 {
@@ -144,29 +144,4 @@ func funcValue(x program.Expr) bool {
 		return !found
 	})
 	return found
-}
-
-// loopRanges returns the [head, back edge] ranges of f's loops.
-func loopRanges(f *program.Func) [][2]int {
-	var out [][2]int
-	for back, in := range f.Body {
-		if in.Op != program.OpGoto {
-			continue
-		}
-		for _, l := range in.Targets {
-			if h := f.Index(l); h >= 0 && h <= back {
-				out = append(out, [2]int{h, back})
-			}
-		}
-	}
-	return out
-}
-
-func inRanges(rs [][2]int, pc int) bool {
-	for _, r := range rs {
-		if r[0] <= pc && pc <= r[1] {
-			return true
-		}
-	}
-	return false
 }

@@ -178,6 +178,20 @@ func (f *Func) LoopHead(i int) int {
 	return lo
 }
 
+// Loops returns, for each instruction of f inside a loop (at or after its
+// head, before its back edge), the back edges of the loops around it.
+func (f *Func) Loops() map[int][]int {
+	m := map[int][]int{}
+	for back := range f.Body {
+		if h := f.LoopHead(back); h >= 0 {
+			for pc := h; pc < back; pc++ {
+				m[pc] = append(m[pc], back)
+			}
+		}
+	}
+	return m
+}
+
 // Succs returns the control-flow successors of each instruction of f;
 // node len(f.Body) is the exit (Return, Exit, and falling off the end). A
 // Goto with a guard may also fall through; one without a guard jumps to one

@@ -330,14 +330,9 @@ const (
 // back edge (a spawn site that may create many threads).
 func spawnsInLoop(p *program.Program) bool {
 	for _, f := range p.Funcs {
-		for back, in := range f.Body {
-			if in.Op != program.OpGoto || len(in.Targets) != 1 {
-				continue
-			}
-			for pc := max(0, f.Index(in.Targets[0])); pc < back; pc++ {
-				if f.Body[pc].Op == program.OpSpawn {
-					return true
-				}
+		for pc := range f.Loops() {
+			if f.Body[pc].Op == program.OpSpawn {
+				return true
 			}
 		}
 	}

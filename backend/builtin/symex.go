@@ -626,32 +626,23 @@ func (e *enc) constantTest(st *state, fn *program.Func, pc int) {
 	for _, back := range e.loopsAround(fn)[pc] {
 		l, ok := st.loops[back]
 		if !ok {
-			l = loopCount{head: fn.Index(fn.Body[back].Targets[0])}
+			l = loopCount{head: fn.LoopHead(back)}
 		}
 		l.testIter = l.n + 1
 		st.loops[back] = l
 	}
 }
 
-// loopsAround maps each instruction of fn inside a loop (between its head
-// and its back edge) to the back edges of the loops around it.
+// loopsAround is fn.Loops, computed once per function.
 func (e *enc) loopsAround(fn *program.Func) map[int][]int {
-	if m, ok := e.around[fn]; ok {
-		return m
-	}
-	m := map[int][]int{}
-	for back, in := range fn.Body {
-		if in.Op != program.OpGoto || len(in.Targets) != 1 {
-			continue
+	m, ok := e.around[fn]
+	if !ok {
+		m = fn.Loops()
+		if e.around == nil {
+			e.around = map[*program.Func]map[int][]int{}
 		}
-		for pc := max(0, fn.Index(in.Targets[0])); pc < back; pc++ {
-			m[pc] = append(m[pc], back)
-		}
+		e.around[fn] = m
 	}
-	if e.around == nil {
-		e.around = map[*program.Func]map[int][]int{}
-	}
-	e.around[fn] = m
 	return m
 }
 
@@ -910,12 +901,13 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	e.endInstr(st)
 }
 
-// dormantSpawn is a spawn in an iteration granted past its loop's bound
-// (grant): the thread is created (it gets its id, stored where the program
-// stores it) but never runs in this encoding, as a scheduler may leave it:
-// every run of the encoding is still a run of the program (a join of it
-// blocks), and the bugs before its first step are found. A run with a
-// dormant thread is cut (the encoding is not complete).
+// dormantSpawn is a spawn beyond the bounds in an iteration granted past
+// its loop's bound (grant) or past a thread bound: the thread is created
+// (it gets its id, stored where the program stores it) but never runs in
+// this encoding, as a scheduler may leave it: every run of the encoding is
+// still a run of the program (a join of it blocks), and the bugs before
+// its first step are found. The encoding then does not cover every run
+// (coversAll).
 func (e *enc) dormantSpawn(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	if !e.onlyMainSpawns() {
 		// ordered against the spawns of other threads by its clock (threadIDs)
