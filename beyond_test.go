@@ -23,13 +23,14 @@ func TestBeyond(t *testing.T) {
 		backend   bool // the backend alone (NoExplicit)
 	}{
 		// n's range is too wide for the explicit search: the backend at
-		// deeper unwindings finds the bug at unwind 8
+		// deeper unwindings (4, 6, 9, 14 beyond unwind 3) finds the bug,
+		// which needs unwind 8, at 9
 		{"backend", `
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 int g;
 int main(void) { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0 && n < 1000);
-  for (int i = 0; i < n; i++) g++; assert(g != 7); return 0; }`, "builtin within unwind 8", backend.Unsafe, false},
+  for (int i = 0; i < n; i++) g++; assert(g != 7); return 0; }`, "builtin within unwind 9", backend.Unsafe, false},
 		// fifty threads in turn, no preemption: the explicit search
 		{"explicit", `
 #include <pthread.h>
@@ -46,7 +47,7 @@ int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); assert(x <= 1); retur
 		// sigma (SV-COMP's pthread/sigma_false with 4 threads): at unwind
 		// 4 the last thread may write one past the array (Unknown), the
 		// violation that avoids it needs unwind 5, and the backend goes on
-		// past the invalid access to find it
+		// past the invalid access to find it at its next step, 6
 		{"past an invalid access", `
 #include <pthread.h>
 int array[4];
@@ -60,7 +61,7 @@ int main(void) {
   for (tid = sum = 0; tid < 4; tid++) sum += array[tid];
   assert(sum == 4);
   return 0;
-}`, "builtin within unwind 5", backend.Unsafe, true},
+}`, "builtin within unwind 6", backend.Unsafe, true},
 		// 2000 threads created by a loop whose exit is a constant (as
 		// SV-COMP's goblint-regression 28-race_reach tasks create 10000):
 		// a thread may be preempted between its two stores, and main reads

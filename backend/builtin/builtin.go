@@ -211,8 +211,8 @@ func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds
 
 // deepen is iterative deepening for bugs (ESBMC's incremental BMC): before
 // the check at bounds, it checks at unwind 1, 2, …, bounds.Unwind-1 (beyond
-// the bounds, after a first step with thinThreads threads per spawn site
-// when a loop spawns), each
+// the bounds, deepenSteps' wider steps up to the bounds, after a first
+// step with thinThreads threads per spawn site when a loop spawns), each
 // step with at most deepenShare of the CPU time left (all of it beyond the
 // bounds, where the steps are the search), and stops at the first step that
 //   - finds a violation: that run is a real counterexample (it replays on
@@ -279,7 +279,7 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 		// otherwise the steps with every thread follow (a step that did
 		// not end here tells little of them: they may find a shallower run)
 	}
-	for k := max(1, bounds.DeepenFrom); k < bounds.Unwind; k++ {
+	for _, k := range deepenSteps(bounds) {
 		r, ok := step(bounds.WithUnwind(k), share) // (per-loop bounds at most k too)
 		if !ok {
 			if program.KindOf(r.err) == program.Unsupported {
@@ -315,7 +315,34 @@ func (b *builtinBackend) deepen(ctx context.Context, p *program.Program, bounds 
 			return backend.Result{}, false, nil
 		}
 	}
+	if bounds.DeepenFrom > 0 {
+		// beyond the bounds the last step reached them: nothing found
+		return backend.Result{Verdict: backend.Safe, Bounds: bounds}, true, nil
+	}
 	return backend.Result{}, false, nil
+}
+
+// deepenSteps returns the unwindings deepen checks: 1, 2, …, Unwind-1
+// before the check at the bounds; beyond them (Bounds.DeepenFrom), from
+// DeepenFrom on, each half again the one before, up to the first at or past
+// Unwind (6, 9, 14, 21 beyond unwind 5): the search's steps are not the
+// user's bounds, and a deep bug is reached before the steps below it have
+// used the time (nondet-loop-bound-1 needs 21: 6 s in four steps, more
+// than 15 s one unwinding at a time).
+func deepenSteps(b backend.Bounds) []int {
+	var ks []int
+	if b.DeepenFrom <= 0 {
+		for k := 1; k < b.Unwind; k++ {
+			ks = append(ks, k)
+		}
+		return ks
+	}
+	for k := b.DeepenFrom; ; k = max(k+1, (3*k+1)/2) {
+		ks = append(ks, k)
+		if k >= b.Unwind {
+			return ks
+		}
+	}
 }
 
 // thinThreads is the threads per spawn site of the first step beyond the

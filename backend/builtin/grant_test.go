@@ -142,3 +142,22 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); i = 10; assert(%s); r
 		}
 	}
 }
+
+// TestDeepenSteps checks the unwindings the deepening checks: one at a
+// time below the bounds, half again as deep each time beyond them.
+func TestDeepenSteps(t *testing.T) {
+	for _, tc := range []struct {
+		b    backend.Bounds
+		want string
+	}{
+		{backend.Bounds{Unwind: 5}, "[1 2 3 4]"},
+		{backend.Bounds{Unwind: 1}, "[]"},
+		{backend.Bounds{Unwind: 20, DeepenFrom: 6}, "[6 9 14 21]"},
+		{backend.Bounds{Unwind: 12, DeepenFrom: 4}, "[4 6 9 14]"},
+		{backend.Bounds{Unwind: 4, DeepenFrom: 4}, "[4]"},
+	} {
+		if got := fmt.Sprint(deepenSteps(tc.b)); got != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.b, got, tc.want)
+		}
+	}
+}
