@@ -836,14 +836,16 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	th := c.th
 	n := e.siteCnt[in.Label]
 	atBound := e.b.Threads > 0 && n >= e.b.Threads || len(e.threads) >= e.b.MaxThreadsOrDefault()
-	if inGranted(st, c.fr) || atBound && e.b.DeepenFrom > 0 {
-		// beyond the bounds, a spawn past a thread bound or in an
-		// iteration past a loop's bound leaves its thread dormant rather
-		// than cut the path: the bugs before the thread's start are found
-		e.dormantSpawn(st, in, rec, c)
-		return
+	// beyond the bounds, a spawn past a thread bound or in an iteration
+	// past a loop's bound leaves its thread dormant rather than cut the
+	// path: the bugs before the thread's start are found
+	dormant := inGranted(st, c.fr) || atBound && e.b.DeepenFrom > 0
+	var blk *block
+	if !dormant || !e.onlyMainSpawns() {
+		// a dormant spawn's clock orders it against other threads' spawns
+		// (threadIDs); with main the only spawner none is needed
+		blk = e.ensureBlock(st, th, in)
 	}
-	blk := e.ensureBlock(st, th, in)
 	g := st.g
 	fs, cs := e.calleeCands(c, in.Func, g)
 	var arg []val
@@ -854,6 +856,10 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	if in.Lhs != nil {
 		a := e.addr(st, c, in.Lhs, g)
 		lhs = &a
+	}
+	if dormant {
+		e.dormantSpawn(st, in, rec, c, lhs)
+		return
 	}
 	if atBound {
 		// thread bound: cut this path here; the cap of the model (not a
@@ -908,21 +914,12 @@ func (e *enc) spawnStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 // still a run of the program (a join of it blocks), and the bugs before
 // its first step are found. The encoding then does not cover every run
 // (coversAll).
-func (e *enc) dormantSpawn(st *state, in *program.Instr, rec *stepRec, c *ectx) {
-	if !e.onlyMainSpawns() {
-		// ordered against the spawns of other threads by its clock (threadIDs)
-		e.ensureBlock(st, c.th, in)
-	}
-	e.calleeCands(c, in.Func, st.g) // an invalid start routine is still an error
-	if len(in.Args) > 0 {
-		e.loadCells(c, in.Args[0], st.g)
-	}
+func (e *enc) dormantSpawn(st *state, in *program.Instr, rec *stepRec, c *ectx, lhs *val) {
 	rec.dormant = e.fresh("tid", 32)
 	e.dormant++
 	e.spawns = append(e.spawns, rec)
-	if in.Lhs != nil {
-		a := e.addr(st, c, in.Lhs, st.g)
-		e.store(c, a, in.Lhs.Type(), val{t: resize(rec.dormant, in.Lhs.Type().Bits(), false)}, st.g)
+	if lhs != nil {
+		e.store(c, *lhs, in.Lhs.Type(), val{t: resize(rec.dormant, in.Lhs.Type().Bits(), false)}, st.g)
 	}
 	e.addStep(rec, st)
 	e.endInstr(st)
