@@ -3,6 +3,7 @@ package cegpv
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -47,14 +48,16 @@ const BeyondFactor = 4
 // answer is Unsafe with its run (Bounds: those of the check that found
 // it), or Safe and Complete when an engine covered every run; found is
 // false when neither answered, and the bounded TRUE stands. how says which
-// engine answered and how.
-func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res backend.Result, how string, found bool) {
+// engine answered and how. failed, when neither answered, is why an engine
+// stopped other than its budget (a solver's crash, an internal error): the
+// bounded TRUE says so rather than that the search ran its course.
+func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res backend.Result, how string, found bool, failed error) {
 	log := opts.Logger
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
 	if !p.Bounded() {
-		return backend.Result{}, "", false // no loop or recursion: nothing lies beyond
+		return backend.Result{}, "", false, nil // no loop or recursion: nothing lies beyond
 	}
 	deeper := opts.Bounds.Scaled(BeyondFactor) // the per-loop bounds (--unwindset) too
 	if deeper.Threads > 0 {
@@ -69,8 +72,24 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 		how string
 	}
 	var engines []budget.Engine[answer]
+	var mu sync.Mutex
+	var failures []error
+	// failure records an engine's error that is not the end of its budget
+	failure := func(err error) error {
+		switch {
+		case err == nil || errors.Is(err, errNoAnswer) || errors.Is(err, context.Canceled):
+		case program.KindOf(err) == program.Timeout || program.KindOf(err) == program.Interrupted:
+		case ctx.Err() != nil: // the caller's deadline: the budget's end
+		default:
+			mu.Lock()
+			failures = append(failures, err)
+			mu.Unlock()
+		}
+		return err
+	}
 	if !opts.NoBackend {
 		engines = append(engines, budget.Engine[answer]{Name: "the backend beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
+			defer func() { failure(err) }()
 			defer program.Recover(&err) // an engine's bug: no answer from it
 			r, err := opts.Backend.Check(ctx, p, deeper)
 			log.Debug("backend beyond the bounds", "bounds", deeper.String(), "verdict", r.Verdict, "complete", r.Complete, "error", err, "seconds", time.Since(start).Seconds())
@@ -100,6 +119,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	}
 	if !opts.NoExplicit { // answers at once where it does not apply
 		engines = append(engines, budget.Engine[answer]{Name: "the explicit-state search beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {
+			defer func() { failure(err) }()
 			defer program.Recover(&err)
 			eo := searchOptions(race)
 			eo.Logger = log.Named("explicit")
@@ -116,15 +136,15 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 		}})
 	}
 	if len(engines) == 0 {
-		return backend.Result{}, "", false
+		return backend.Result{}, "", false, nil
 	}
 	// the first answer in CPU time wins (budget.Race); both engines have
 	// stopped (no solver process is left) when it returns
 	a, err, _ := budget.Race(ctx, func(_ answer, err error) bool { return err == nil }, engines...)
 	if err != nil {
-		return backend.Result{}, "", false
+		return backend.Result{}, "", false, errors.Join(failures...)
 	}
-	return a.res, a.how, true
+	return a.res, a.how, true, nil
 }
 
 // errNoAnswer is an engine's answer beyond the bounds that decides nothing.

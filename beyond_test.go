@@ -85,7 +85,7 @@ int main(void) {
 	// without the backend, a bug only it finds stays unfound
 	t.Run("no backend", func(t *testing.T) {
 		p := lower(t, "backend.c", []byte(cases[0].src))
-		res, how, found := cegpv.Beyond(context.Background(), p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}, NoBackend: true})
+		res, how, found, _ := cegpv.Beyond(context.Background(), p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}, NoBackend: true})
 		if found {
 			t.Fatalf("found %v (%s) without the backend", res.Verdict, how)
 		}
@@ -100,7 +100,7 @@ int main(void) {
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
 			defer cancel()
 			bounds := backend.Bounds{Unwind: 3}
-			res, how, found := cegpv.Beyond(ctx, p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: bounds, NoExplicit: c.backend})
+			res, how, found, _ := cegpv.Beyond(ctx, p, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: bounds, NoExplicit: c.backend})
 			if c.how == "" {
 				if found {
 					t.Fatalf("found %v (%s), want nothing", res.Verdict, how)
@@ -119,5 +119,34 @@ int main(void) {
 				}
 			}
 		})
+	}
+}
+
+// A search beyond the bounds that stops for another reason than its
+// budget (here a solver that answers nonsense) says why: the bounded TRUE
+// must not read as if the search had run its course.
+func TestBeyondFailed(t *testing.T) {
+	needZ3(t)
+	p := lower(t, "failed.c", []byte(`
+extern int __VERIFIER_nondet_int(void);
+int g;
+int main(void) { int n = __VERIFIER_nondet_int(); for (int i = 0; i < n; i++) g++; assert(g != 7); return 0; }`))
+	b := builtin.New(builtin.Options{BeyondSolver: []string{"sh", "-c", "cat >/dev/null & echo nonsense"}})
+	_, _, found, failed := cegpv.Beyond(context.Background(), p, cegpv.BeyondOptions{Backend: b, Bounds: backend.Bounds{Unwind: 3}, NoExplicit: true})
+	if found || failed == nil || !strings.Contains(failed.Error(), "nonsense") {
+		t.Fatalf("found %v, failed %v; want the solver's answer named", found, failed)
+	}
+	// a search that ends without a bug, or at its deadline, did not fail
+	safe := lower(t, "safe.c", []byte(`
+extern int __VERIFIER_nondet_int(void);
+int g;
+int main(void) { int n = __VERIFIER_nondet_int(); for (int i = 0; i < n; i++) g++; assert(g >= 0); return 0; }`))
+	for _, limit := range []time.Duration{time.Minute, time.Nanosecond} {
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		_, _, found, failed = cegpv.Beyond(ctx, safe, cegpv.BeyondOptions{Backend: builtin.New(builtin.Options{}), Bounds: backend.Bounds{Unwind: 3}, NoExplicit: true})
+		cancel()
+		if found || failed != nil {
+			t.Fatalf("within %v: found %v, failed %v; want nothing found and no failure", limit, found, failed)
+		}
 	}
 }

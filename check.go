@@ -554,7 +554,7 @@ func (c *checker) searchBeyond(ctx context.Context, rep *Report, p, q *program.P
 	}
 	bctx, cancel := budget.WithLimit(ctx, "the search beyond the bounds", limit)
 	defer cancel()
-	res, how, found := Beyond(bctx, q, BeyondOptions{Backend: c.opts.Backend, Bounds: c.opts.Bounds, NoExplicit: c.opts.NoExplicit, NoBackend: noBackend, Logger: c.log.Named("beyond")})
+	res, how, found, failed := Beyond(bctx, q, BeyondOptions{Backend: c.opts.Backend, Bounds: c.opts.Bounds, NoExplicit: c.opts.NoExplicit, NoBackend: noBackend, Logger: c.log.Named("beyond")})
 	switch {
 	case found && res.Verdict == backend.Unsafe:
 		frep := c.newReport(p)
@@ -578,6 +578,11 @@ func (c *checker) searchBeyond(ctx context.Context, rep *Report, p, q *program.P
 		return
 	}
 	rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", budget.Used(bctx).Seconds())
+	if failed != nil {
+		// not the budget's end: the verdict says what stopped the search
+		c.log.Warn("the search beyond the bounds failed", "error", failed)
+		rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds: the search stopped after %.1fs of CPU time: %v", budget.Used(bctx).Seconds(), failed)
+	}
 }
 
 func (r *Report) unknown(err error) {
