@@ -83,6 +83,15 @@ type CheckOptions struct {
 	IncrementalBMC bool
 }
 
+// CheckedBounds are the bounds Check checks within: Bounds, with unwinding
+// assertions when IncrementalBMC is set (it deepens on their violations),
+// so that the properties checked (CheckedProperties) include them.
+func (o CheckOptions) CheckedBounds() backend.Bounds {
+	b := o.Bounds
+	b.UnwindingAssertions = b.UnwindingAssertions || o.IncrementalBMC
+	return b
+}
+
 // MaxIncrementalUnwind is the largest bound IncrementalBMC gives a loop:
 // a run that reaches it ends the deepening with UNKNOWN, saying so.
 const MaxIncrementalUnwind = 1 << 20
@@ -740,10 +749,7 @@ type Properties struct {
 // checks not yet done, which are then Unknown; a violated property is a
 // result.
 func CheckEach(ctx context.Context, p *program.Program, opts CheckOptions, jobs int) *Properties {
-	if opts.IncrementalBMC { // (it checks unwinding assertions)
-		opts.Bounds.UnwindingAssertions = true
-	}
-	ids := CheckedProperties(p, opts.Bounds)
+	ids := CheckedProperties(p, opts.CheckedBounds())
 	out := &Properties{IDs: ids, Reports: make([]*Report, len(ids))}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, jobs))

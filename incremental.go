@@ -17,8 +17,8 @@ import (
 // on a checker of its own, with the bounds of the round.
 func (c *checker) incremental(ctx context.Context, p *program.Program) *Report {
 	opts := c.opts
+	opts.Bounds = opts.CheckedBounds()
 	opts.IncrementalBMC = false
-	opts.Bounds.UnwindingAssertions = true
 	// the one wall-clock limit covers every round (a round's check sets
 	// its own from its start, which this one's deadline precedes)
 	if t := opts.Bounds.Timeout; t > 0 {

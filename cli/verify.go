@@ -41,6 +41,7 @@ type verifyFlags struct {
 	unwind       int
 	unwindAsrt   bool
 	unwindSet    string
+	unwindSetList []backend.LoopBound // unwindSet parsed, by validate
 	incremental  bool
 	threads      int
 	maxThreads   int
@@ -170,9 +171,11 @@ func (v *verifyFlags) validate() error {
 		return err
 	}
 	if v.unwindSet != "" {
-		if _, err := backend.ParseUnwindSet(v.unwindSet); err != nil {
+		set, err := backend.ParseUnwindSet(v.unwindSet)
+		if err != nil {
 			return fmt.Errorf("--unwindset %v", err)
 		}
+		v.unwindSetList = set
 	}
 	if err := v.available(); err != nil {
 		return err
@@ -242,10 +245,18 @@ func (v *verifyFlags) available() error {
 	return nil
 }
 
+// bounds are the flags' bounds (validate parsed --unwindset).
 func (v *verifyFlags) bounds() backend.Bounds {
-	set, _ := backend.ParseUnwindSet(v.unwindSet) // checked by validate ("": none)
-	// --incremental-bmc checks unwinding assertions (cegpv.CheckOptions.IncrementalBMC)
-	return backend.Bounds{Unwind: v.unwind, UnwindSet: set, UnwindingAssertions: v.unwindAsrt || v.incremental, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
+	return backend.Bounds{Unwind: v.unwind, UnwindSet: v.unwindSetList, UnwindingAssertions: v.unwindAsrt, Threads: v.threads, MaxThreads: v.maxThreads, Contexts: v.contexts, Timeout: v.timeout, MemoryMB: v.memlimit}
+}
+
+// checkedBounds are the bounds a check with these flags checks within
+// (cegpv.CheckOptions.CheckedBounds: --incremental-bmc turns unwinding
+// assertions on).
+func (v *verifyFlags) checkedBounds() backend.Bounds {
+	o := cegpv.CheckOptions{IncrementalBMC: v.incremental}
+	o.Bounds = v.bounds()
+	return o.CheckedBounds()
 }
 
 func newVerifyCmd(c *cli) *cobra.Command {
@@ -494,7 +505,7 @@ func (vf *verifyFlags) load(ctx context.Context, file string, log hclog.Logger) 
 // the check fills it.
 func (vf *verifyFlags) outcome(file string) *report.Outcome {
 	model, _ := vf.dataModel() // checked by validate
-	return &report.Outcome{File: file, Verdict: "UNKNOWN", Mode: vf.mode, Backend: vf.backend, DataModel: string(model), Bounds: vf.bounds().String()}
+	return &report.Outcome{File: file, Verdict: "UNKNOWN", Mode: vf.mode, Backend: vf.backend, DataModel: string(model), Bounds: vf.checkedBounds().String()}
 }
 
 // checkOptions turns the flags into the library's options: its defaults
@@ -551,7 +562,7 @@ func showProperties(ctx context.Context, file string, vf *verifyFlags, stdout, s
 		fmt.Fprintf(stderr, "cegpv verify: %v\n", err)
 		return exitCodeFor(err)
 	}
-	props := cegpv.CheckedPropertyDetails(p, vf.bounds())
+	props := cegpv.CheckedPropertyDetails(p, vf.checkedBounds())
 	if vf.jsonOut {
 		type prop struct {
 			program.PropertyDetail
