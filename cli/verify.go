@@ -34,47 +34,47 @@ import (
 // verifyFlags are the flags of `cegpv verify`, in CBMC's spirit.
 type verifyFlags struct {
 	commonFlags
-	backend      string
-	solver       string
-	beyondSolver string
-	mode         string
-	unwind       int
-	unwindAsrt   bool
-	unwindSet    string
+	backend       string
+	solver        string
+	beyondSolver  string
+	mode          string
+	unwind        int
+	unwindAsrt    bool
+	unwindSet     string
 	unwindSetList []backend.LoopBound // unwindSet parsed, by validate
-	incremental  bool
-	threads      int
-	maxThreads   int
-	contexts     int
-	rounds       int
-	timeout      time.Duration
-	memlimit     int // MB, 0: none
-	jsonOut      bool
-	heuristic    string
-	maxIter      int
-	maxKeptShare float64
-	dump         string
-	property     string
-	each         bool
-	showProps    bool
-	jobs         int
-	relax        int
-	refinement   string
-	noDeepen     bool
-	noGeneralise bool
-	sanity       bool
-	explicit     bool
-	loopOnly     bool
-	beyond       time.Duration
-	probe        time.Duration
-	trace        string
-	html         string
-	propertyFile string
-	witness      string
-	version      bool
-	esbmcPath    string
-	cbmcPath     string
-	overflow     bool
+	incremental   bool
+	threads       int
+	maxThreads    int
+	contexts      int
+	rounds        int
+	timeout       time.Duration
+	memlimit      int // MB, 0: none
+	jsonOut       bool
+	heuristic     string
+	maxIter       int
+	maxKeptShare  float64
+	dump          string
+	property      string
+	each          bool
+	showProps     bool
+	jobs          int
+	relax         int
+	refinement    string
+	noDeepen      bool
+	noGeneralise  bool
+	sanity        bool
+	explicit      bool
+	loopOnly      bool
+	beyond        time.Duration
+	probe         time.Duration
+	trace         string
+	html          string
+	propertyFile  string
+	witness       string
+	version       bool
+	esbmcPath     string
+	cbmcPath      string
+	overflow      bool
 }
 
 // register defines the flags, their defaults the library's
