@@ -414,7 +414,12 @@ func (s *Solver) flush() error {
 // failure turns an I/O error into a Crash or Timeout error.
 func (s *Solver) failure(err error) error {
 	if cerr := s.ctx.Err(); cerr != nil {
+		// killed and waited for: no solver outlives its check, and its
+		// CPU time is in its budget's clock and in cegpv's rusage (a
+		// solver left to be reaped later was missing from both when
+		// cegpv exited first)
 		s.kill()
+		<-s.waited
 		if errors.Is(cerr, context.DeadlineExceeded) {
 			return &program.Error{Kind: program.Timeout, Err: fmt.Errorf("solver %s: %w", s.argv[0], cerr)}
 		}
