@@ -116,9 +116,20 @@ func dialectOf(argv []string) dialect {
 	if len(argv) == 0 {
 		return dialect{}
 	}
-	switch base := filepath.Base(argv[0]); {
-	case strings.HasPrefix(base, "yices"), strings.HasPrefix(base, "cvc5"):
-		return dialect{logic: "ALL", assumptions: true}
+	d, _ := dialectNamed(filepath.Base(argv[0]))
+	return d
+}
+
+// dialectNamed is the dialect of the solver whose name (a program's, or
+// the answer to get-info :name) is name; ok is false when it names none
+// Start knows, and z3's dialect is the default.
+func dialectNamed(name string) (d dialect, ok bool) {
+	name = strings.ToLower(name)
+	switch {
+	case strings.Contains(name, "yices"), strings.Contains(name, "cvc5"):
+		return dialect{logic: "ALL", assumptions: true}, true
+	case strings.Contains(name, "z3"):
+		return dialect{}, true
 	}
-	return dialect{}
+	return dialect{}, false
 }

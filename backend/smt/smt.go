@@ -111,6 +111,10 @@ func Start(ctx context.Context, argv []string, logger hclog.Logger) (*Solver, er
 		s.Close()
 		return nil, err
 	}
+	if err := s.identify(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -126,6 +130,28 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return l.w.Write(p)
+}
+
+// identify asks the solver its name (get-info :name, which z3, Yices and
+// cvc5 answer) and takes the dialect of the solver it names, so that a
+// wrapper script or a renamed binary is driven as the solver it runs; an
+// answer without a known name keeps the dialect of the program's name.
+// (Written past Send: it is no command that needs the logic first.)
+func (s *Solver) identify() error {
+	if _, err := s.w.WriteString("(get-info :name)\n"); err != nil {
+		return s.failure(err)
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	x, err := s.readSexp()
+	if err != nil {
+		return err
+	}
+	if d, ok := dialectNamed(x.String()); ok {
+		s.dialect = d
+	}
+	return nil
 }
 
 // Pid returns the process id of the solver.
