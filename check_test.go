@@ -244,3 +244,19 @@ func (n notIncremental) Capabilities() backend.Capabilities {
 func (n notIncremental) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
 	return n.be.Check(ctx, p, b)
 }
+
+// CheckedBounds: --incremental-bmc checks unwinding assertions, whatever
+// Bounds says; otherwise Bounds stand.
+func TestCheckedBounds(t *testing.T) {
+	o := cegpv.DefaultCheckOptions()
+	if o.CheckedBounds().UnwindingAssertions {
+		t.Error("the defaults check unwinding assertions")
+	}
+	o.IncrementalBMC = true
+	if b := o.CheckedBounds(); !b.UnwindingAssertions || b.Unwind != o.Bounds.Unwind {
+		t.Errorf("IncrementalBMC: %+v", b)
+	}
+	if o.Bounds.UnwindingAssertions {
+		t.Error("CheckedBounds changed the options")
+	}
+}

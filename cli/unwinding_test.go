@@ -54,6 +54,15 @@ func TestVerifyUnwindingAssertions(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &props); err != nil || len(props) != 2 || props[1].ID != "worker.unwind.0" || props[1].Description != "unwinding assertion loop 0" {
 		t.Errorf("%v %+v", err, props)
 	}
+	// --incremental-bmc checks them too (cegpv.CheckOptions.CheckedBounds)
+	out.Reset()
+	if code := run(context.Background(), []string{"verify", "--show-properties", "--json", "--incremental-bmc", f}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	props = nil
+	if err := json.Unmarshal(out.Bytes(), &props); err != nil || len(props) != 2 || props[1].ID != "worker.unwind.0" {
+		t.Errorf("--incremental-bmc: %v %+v", err, props)
+	}
 	out.Reset()
 	if code := run(context.Background(), []string{"verify", "--unwind", "2", "--beyond", "0", f}, &out, &errb); code != exitSafe || !strings.HasSuffix(out.String(), "TRUE (bounded: no violation within unwind 2)\n") {
 		t.Errorf("without the flag: exit %d\n%s", code, out.String())
