@@ -4,9 +4,12 @@
 // for satisfiability and GetValue reads model values back.
 //
 // The process runs in its own process group; cancelling the context given
-// to Start, or calling Close, kills the whole group. No temporary files are
-// used. Solver failures are *program.Error values of kind Crash; a context
-// deadline is kind Timeout.
+// to Start, or calling Close, kills the whole group, and a cancelled call
+// returns once the solver has been reaped. No temporary files are used.
+// Solver failures are *program.Error values of kind Crash; a context
+// deadline is kind Timeout. What differs between solvers (Yices's
+// set-logic, unsat assumptions rather than cores) follows the solver's own
+// answer to (get-info :name), else its program's name.
 package smt
 
 import (
