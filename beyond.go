@@ -75,7 +75,7 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 	var mu sync.Mutex
 	var failures []error
 	// failure records an engine's error that is not the end of its budget
-	failure := func(err error) error {
+	failure := func(err error) {
 		switch {
 		case err == nil || errors.Is(err, errNoAnswer) || errors.Is(err, context.Canceled):
 		case program.KindOf(err) == program.Timeout || program.KindOf(err) == program.Interrupted:
@@ -85,7 +85,6 @@ func Beyond(ctx context.Context, p *program.Program, opts BeyondOptions) (res ba
 			failures = append(failures, err)
 			mu.Unlock()
 		}
-		return err
 	}
 	if !opts.NoBackend {
 		engines = append(engines, budget.Engine[answer]{Name: "the backend beyond the bounds", Run: func(ctx context.Context) (_ answer, err error) {

@@ -586,12 +586,14 @@ func (c *checker) searchBeyond(ctx context.Context, rep *Report, p, q *program.P
 		rep.decidedBy(ByBeyond)
 		return
 	}
-	rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", budget.Used(bctx).Seconds())
+	used := budget.Used(bctx).Seconds()
 	if failed != nil {
 		// not the budget's end: the verdict says what stopped the search
 		c.log.Warn("the search beyond the bounds failed", "error", failed)
-		rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds: the search stopped after %.1fs of CPU time: %v", budget.Used(bctx).Seconds(), failed)
+		rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds: the search stopped after %.1fs of CPU time: %v", used, failed)
+		return
 	}
+	rep.SearchedBeyond = fmt.Sprintf("no violation found beyond the bounds in %.1fs of CPU time", used)
 }
 
 func (r *Report) unknown(err error) {
