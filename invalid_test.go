@@ -60,6 +60,22 @@ int main(void) { int *p = malloc(sizeof(int)); free(p); *p = 1; x = 1; assert(x 
 #include <stdlib.h>
 int x;
 int main(void) { int *p = malloc(sizeof(int)); free(p); free(p); x = 1; assert(x == 1); return 0; }`,
+	"realloc_after_free": `
+#include <stdlib.h>
+int x;
+int main(void) { int *p = malloc(sizeof(int)); free(p); p = realloc(p, 2 * sizeof(int)); x = 1; assert(x == 1); return 0; }`,
+	"realloc_of_global": `
+#include <stdlib.h>
+int x; int g[2];
+int main(void) { int *p = g; p = realloc(p, 4 * sizeof(int)); x = 1; assert(x == 1); return 0; }`,
+	"use_after_realloc": `
+#include <stdlib.h>
+int x;
+int main(void) { int *p = malloc(sizeof(int)); int *q = realloc(p, 2 * sizeof(int)); *p = 1; x = 1; assert(x == 1); return 0; }`,
+	"realloc_other_type": `
+#include <stdlib.h>
+int x;
+int main(void) { char *p = malloc(8); int *q = realloc(p, 2 * sizeof(int)); x = 1; assert(x == 1); return 0; }`,
 	"compare_different_objects": `
 int x; char b, c; int r;
 int main(void) { char *p = &b, *q = &c; r = p < q; x = 1; assert(x == 1); return 0; }`,
@@ -79,6 +95,11 @@ int main(void) { for (int i = 0; i < 2; i++) a[i] = i; x = 1; assert(x == 1); re
 	"guarded_index": `
 int a[2]; int x;
 int main(void) { int n = __VERIFIER_nondet_int(); if (n >= 0 && n < 2) a[n] = 1; x = 1; assert(x == 1); return 0; }`,
+	// the old pointer is the live block's start
+	"realloc_grow": `
+#include <stdlib.h>
+int x;
+int main(void) { int *p = malloc(sizeof(int)); *p = 2; int *q = realloc(p, 2 * sizeof(int)); q[1] = *q; x = 1; assert(x == 1); return 0; }`,
 	// the thread's argument is always &v
 	"thread_deref": `
 #include <pthread.h>

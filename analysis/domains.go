@@ -79,7 +79,7 @@ func Domains(p *program.Program) (map[*program.Instr][]int64, error) {
 					continue
 				}
 				return nil, fmt.Errorf("%s: the indeterminate value of the local %s may be read", in.Pos, in.Var)
-			case program.OpAlloc:
+			case program.OpAlloc, program.OpRealloc:
 				return nil, fmt.Errorf("%s: the contents of a heap block are indeterminate", in.Pos)
 			}
 			if d, ok := assumedRange(f, pc, taken); ok {
@@ -220,11 +220,11 @@ func walkLvalue(lv program.Expr, f func(program.Expr, valueCtx)) {
 }
 
 // operands calls f for the Nondet and Ref nodes of in's operands with their
-// contexts (the lvalue of an Assign, Call, Spawn or Alloc as walkLvalue).
+// contexts (the lvalue of an Assign, Call, Spawn, Alloc or Realloc as walkLvalue).
 func operands(in *program.Instr, f func(e program.Expr, x program.Expr, c valueCtx)) {
 	for _, e := range in.Operands() {
 		g := func(x program.Expr, c valueCtx) { f(e, x, c) }
-		if e == in.Lhs && (in.Op == program.OpAssign || in.Op == program.OpCall || in.Op == program.OpSpawn || in.Op == program.OpAlloc) {
+		if e == in.Lhs && (in.Op == program.OpAssign || in.Op == program.OpCall || in.Op == program.OpSpawn || in.Op == program.OpAlloc || in.Op == program.OpRealloc) {
 			walkLvalue(e, g)
 			continue
 		}
@@ -434,6 +434,10 @@ func relevantVars(p *program.Program) map[string]bool {
 				case program.OpAlloc:
 					mark(Refs(f, in.Rhs))
 					mark(Refs(f, in.Lhs))
+				case program.OpRealloc:
+					mark(Refs(f, in.Rhs))
+					mark(Refs(f, in.Lhs))
+					mark(Refs(f, in.Args[0]))
 				case program.OpAssign:
 					if storesRelevant(f, in.Lhs, rel) {
 						mark(Refs(f, in.Rhs))

@@ -291,7 +291,7 @@ func (b *builder) run() {
 			b.addVar(Var(f.Name+"::"+v.Name), v.Type)
 		}
 		for _, in := range f.Body {
-			if in.Op == program.OpAlloc && in.Lhs != nil && in.Lhs.Type().Kind == program.Pointer {
+			if (in.Op == program.OpAlloc || in.Op == program.OpRealloc) && in.Lhs != nil && in.Lhs.Type().Kind == program.Pointer {
 				b.addVar(heapVar(in.Label), in.Lhs.Type().Elem)
 			}
 		}
@@ -312,7 +312,7 @@ func (b *builder) run() {
 			}
 		}
 		for _, in := range f.Body {
-			if in.Op == program.OpAlloc {
+			if in.Op == program.OpAlloc || in.Op == program.OpRealloc {
 				taken[heapVar(in.Label)] = true
 			}
 		}
@@ -680,6 +680,14 @@ func (b *builder) aliases(f *program.Func, in *program.Instr) {
 				g.uf.union(d, heapVar(in.Label))
 			}
 		}
+	case program.OpRealloc:
+		// an allocation, a free of the old block, and the new block's
+		// contents copied from the old one's (*new = *old)
+		unifyAll(g.PointerSources(fn, in.Args[0]))
+		for _, d := range g.objects(fn, in.Lhs) {
+			g.uf.union(d, heapVar(in.Label))
+		}
+		b.flowInto([]Var{heapVar(in.Label)}, fn, &program.Deref{X: in.Args[0], T: in.Lhs.Type().Elem})
 	case program.OpJoin:
 		if in.Lhs != nil {
 			for _, r := range b.results {
@@ -764,6 +772,13 @@ func (g *Graph) checkedVars(fn string, in *program.Instr) []Var {
 	case program.OpAlloc:
 		out = append(out, g.objects(fn, in.Lhs)...)
 		g.readsInto(fn, in.Rhs, &out)
+	case program.OpRealloc:
+		// the old block too: whether it is a live heap block, and its
+		// contents, which the slicer cannot copy from a sliced block
+		out = append(out, g.objects(fn, in.Lhs)...)
+		g.readsInto(fn, in.Rhs, &out)
+		g.readsInto(fn, in.Args[0], &out)
+		out = append(out, g.PointerSources(fn, in.Args[0])...)
 	case program.OpFree, program.OpLock, program.OpUnlock:
 		g.readsInto(fn, in.Rhs, &out)
 		out = append(out, g.PointerSources(fn, in.Rhs)...)
@@ -804,11 +819,11 @@ func (b *builder) directWrites(f *program.Func, in *program.Instr) []Var {
 	g, fn := b.g, f.Name
 	var w []Var
 	switch in.Op {
-	case program.OpAssign, program.OpAlloc, program.OpCall, program.OpSpawn, program.OpJoin:
+	case program.OpAssign, program.OpAlloc, program.OpRealloc, program.OpCall, program.OpSpawn, program.OpJoin:
 		if in.Lhs != nil {
 			w, _ = g.lvWrites(fn, in.Lhs)
 		}
-		if in.Op == program.OpAlloc {
+		if in.Op == program.OpAlloc || in.Op == program.OpRealloc {
 			w = append(w, heapVar(in.Label))
 		}
 		for _, c := range g.callees(in.Func) {
@@ -1026,10 +1041,13 @@ func (b *builder) funcEdges(f *program.Func) {
 		switch in.Op {
 		case program.OpAssign, program.OpAlloc:
 			srcs = g.reads(fn, in.Rhs)
+		case program.OpRealloc:
+			// the new block's contents are the old block's
+			srcs = append(g.reads(fn, in.Rhs), g.reads(fn, &program.Deref{X: in.Args[0], T: in.Lhs.Type().Elem})...)
 		case program.OpLock, program.OpUnlock:
 			g.addrReads(fn, &program.Deref{X: in.Rhs, T: in.Rhs.Type().Elem}, &srcs)
 		}
-		if in.Lhs != nil && (in.Op == program.OpAssign || in.Op == program.OpAlloc || in.Op == program.OpCall || in.Op == program.OpSpawn || in.Op == program.OpJoin) {
+		if in.Lhs != nil && (in.Op == program.OpAssign || in.Op == program.OpAlloc || in.Op == program.OpRealloc || in.Op == program.OpCall || in.Op == program.OpSpawn || in.Op == program.OpJoin) {
 			_, addr := g.lvWrites(fn, in.Lhs)
 			srcs = append(srcs, addr...)
 		}

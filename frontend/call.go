@@ -444,6 +444,92 @@ func (fl *funcLowerer) alloc(call *cc.PostfixExpression, lv program.Expr) {
 			return
 		}
 		fl.l.fail(call, "calloc of a non-constant or large number of elements")
+	case "realloc", program.ReallocFunc:
+		if len(as) != 2 {
+			fl.l.fail(call, "%s with %d arguments", name, len(as))
+		}
+		fl.realloc(call, name, lv, as)
+	}
+}
+
+// realloc lowers lv = realloc(as[0], as[1]) as glibc behaves: a null
+// pointer makes it malloc; a size of zero frees the block and yields a
+// null pointer (glibc's REALLOC_ZERO_BYTES_FREES); otherwise a Realloc,
+// which with Options.MallocMayFail may instead fail (a null pointer, the
+// block untouched). Each argument is evaluated once. The function
+// program.ReallocFunc of a printed program is the Realloc itself.
+func (fl *funcLowerer) realloc(call *cc.PostfixExpression, name string, lv program.Expr, as []cc.ExpressionNode) {
+	old := fl.rval(as[0])
+	if c, ok := old.(*program.Const); ok && c.V == 0 && old.Type().IsInteger() {
+		old = &program.Const{T: program.PointerTo(program.VoidType, fl.l.model.PtrSize()), V: 0} // realloc(0, n)
+	}
+	if old.Type().Kind != program.Pointer {
+		fl.l.fail(call, "realloc of %s", old.Type())
+	}
+	elem := lv.Type().Elem
+	if name == program.ReallocFunc {
+		fl.reallocInstr(lv, fl.allocCount(as[1], elem), old)
+		return
+	}
+	if c, ok := old.(*program.Const); ok && c.V == 0 { // realloc(NULL, n)
+		count := fl.allocCount(as[1], elem)
+		fl.mayFail(lv, func(p program.Expr) { fl.emitOp(program.OpAlloc, p, count) })
+		return
+	}
+	po := fl.tmp(old.Type())
+	fl.assign(po, old)
+	st := fl.l.sizeT()
+	count := fl.allocCount(as[1], elem)
+	zero := count // zero exactly when the size in bytes is
+	if _, ok := count.(*program.Const); !ok {
+		if d, ok := count.(*program.Binary); ok && d.Op == program.Div {
+			// allocCount's bytes / sizeof(elem): the test is on the bytes
+			b := fl.tmp(st)
+			fl.assign(b, d.X)
+			zero, count = b, &program.Binary{Op: program.Div, X: b, Y: d.Y, T: d.T}
+		} else {
+			n := fl.tmp(st)
+			fl.assign(n, count)
+			zero, count = n, n
+		}
+	}
+	lv = fl.stableLval(lv)
+	notNull, grow, done := fl.newLabel(), fl.newLabel(), fl.newLabel()
+	fl.jump(notNull, &program.Binary{Op: program.Ne, X: po, Y: &program.Const{T: po.T, V: 0}, T: program.IntT})
+	fl.mayFail(lv, func(p program.Expr) { fl.emitOp(program.OpAlloc, p, count) })
+	fl.jump(done, nil)
+	fl.place(notNull)
+	c, constant := zero.(*program.Const)
+	if !constant || c.V == 0 {
+		if !constant {
+			fl.jump(grow, &program.Binary{Op: program.Ne, X: zero, Y: program.IntConst(st, 0), T: program.IntT})
+		}
+		fl.emitOp(program.OpFree, nil, po)
+		fl.assign(lv, &program.Const{T: lv.Type(), V: 0})
+		fl.jump(done, nil)
+	}
+	if constant && c.V == 0 {
+		fl.place(done)
+		return
+	}
+	fl.place(grow)
+	fl.mayFail(lv, func(lv program.Expr) { fl.reallocInstr(lv, count, po) })
+	fl.place(done)
+}
+
+// reallocInstr emits lv = the Realloc of old to count elements. Its
+// shared accesses are the old block's: a shared lv is written by a step
+// of its own, as the C call returns first.
+func (fl *funcLowerer) reallocInstr(lv, count, old program.Expr) {
+	p := lv
+	if !isStableLocal(fl, lv) {
+		p = fl.tmp(lv.Type())
+	}
+	in := fl.newInstr(program.OpRealloc)
+	in.Lhs, in.Rhs, in.Args = p, count, []program.Expr{old}
+	fl.emit(in)
+	if p != lv {
+		fl.assign(lv, p)
 	}
 }
 

@@ -1051,7 +1051,7 @@ func allocCall(fl *funcLowerer, n cc.ExpressionNode) *cc.PostfixExpression {
 // behaviour in C).
 func isAllocName(name string) bool {
 	switch name {
-	case "malloc", "calloc", "alloca", "__builtin_alloca":
+	case "malloc", "calloc", "realloc", "alloca", "__builtin_alloca", program.ReallocFunc:
 		return true
 	}
 	return false

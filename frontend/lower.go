@@ -114,7 +114,7 @@ func (l *lowerer) debugOnce(key, msg string, args ...any) {
 func builtinName(name string) bool {
 	switch name {
 	case "__VERIFIER_error", "reach_error", "__VERIFIER_assume", "__assert_fail", "assert",
-		"abort", "exit", "malloc", "calloc", "alloca", "free":
+		"abort", "exit", "malloc", "calloc", "realloc", "alloca", "free", program.ReallocFunc:
 		return true
 	}
 	return strings.HasPrefix(name, "__VERIFIER_nondet_") || strings.HasPrefix(name, "pthread_")

@@ -84,7 +84,7 @@ func (fl *funcLowerer) accessCount(in *program.Instr) int {
 		n += fl.readCount(a)
 	}
 	switch in.Op {
-	case program.OpLock, program.OpUnlock, program.OpFree:
+	case program.OpLock, program.OpUnlock, program.OpFree, program.OpRealloc:
 		n++
 	}
 	return n
@@ -98,7 +98,7 @@ func (fl *funcLowerer) split(in *program.Instr) {
 	}
 	budget := 1
 	switch in.Op {
-	case program.OpLock, program.OpUnlock, program.OpFree:
+	case program.OpLock, program.OpUnlock, program.OpFree, program.OpRealloc:
 		budget = 0
 	}
 	if in.Lhs != nil {

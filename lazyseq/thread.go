@@ -254,7 +254,7 @@ func (e *emitter) body(a *act) error {
 		}
 		switch in.Op {
 		case program.OpSkip, program.OpAssign, program.OpAssume, program.OpAssert, program.OpLock, program.OpUnlock,
-			program.OpAlloc, program.OpFree:
+			program.OpAlloc, program.OpRealloc, program.OpFree:
 			e.mapped(&c, in.Label, true, -1)
 		case program.OpGoto:
 			c.Targets = nil
@@ -569,7 +569,7 @@ func (b *builder) driver() *program.Func {
 func visible(f *program.Func, in *program.Instr) bool {
 	switch in.Op {
 	case program.OpSpawn, program.OpJoin, program.OpLock, program.OpUnlock, program.OpAtomicBegin, program.OpAtomicEnd,
-		program.OpReturn, program.OpExit, program.OpAlloc, program.OpFree, program.OpCall:
+		program.OpReturn, program.OpExit, program.OpAlloc, program.OpRealloc, program.OpFree, program.OpCall:
 		return true
 	case program.OpDecl:
 		v := f.Var(in.Var)

@@ -182,7 +182,7 @@ type spec struct {
 // one configuration.
 func nondet(in *program.Instr) bool {
 	switch in.Op {
-	case program.OpDecl, program.OpAlloc:
+	case program.OpDecl, program.OpAlloc, program.OpRealloc:
 		return true
 	case program.OpGoto:
 		if len(in.Targets) > 1 {
@@ -361,7 +361,7 @@ func (b *builder) finish(sp *spec) error {
 	e := sp.e
 	if !sp.ending {
 		switch e.Op {
-		case program.OpAlloc:
+		case program.OpAlloc, program.OpRealloc:
 			return &program.Error{Kind: program.Unsupported, Pos: e.Pos, Err: fmt.Errorf("observer: deviation at the allocation %s (the heap is not restored)", e.Label)}
 		case program.OpCall:
 			fr, ok := e.Func.(*program.FuncRef)

@@ -221,6 +221,16 @@ func (c *checker) instr(f *Func, in *Instr) {
 		if in.Lhs != nil && in.Lhs.Type().Kind != Pointer {
 			c.errorf("alloc into %s of type %s", ExprString(in.Lhs), in.Lhs.Type())
 		}
+	case OpRealloc:
+		need("lhs", in.Lhs)
+		need("count", in.Rhs)
+		lvalue(in.Lhs)
+		if in.Lhs != nil && in.Lhs.Type().Kind != Pointer {
+			c.errorf("realloc into %s of type %s", ExprString(in.Lhs), in.Lhs.Type())
+		}
+		if len(in.Args) != 1 || in.Args[0] == nil || in.Args[0].Type().Kind != Pointer {
+			c.errorf("realloc without one old pointer")
+		}
 	case OpFree:
 		need("pointer", in.Rhs)
 	default:

@@ -50,8 +50,8 @@ func MayFail(e Expr) bool {
 }
 
 // InstrMayFail reports whether executing in may fail by itself or through
-// one of its operands: a Checked subexpression; a Free (an invalid or
-// double free); a Lock or Unlock through a pointer other than the address
+// one of its operands: a Checked subexpression; a Free or Realloc (an
+// invalid or double free); a Lock or Unlock through a pointer other than the address
 // of a mutex object; an allocation whose element count is not a constant
 // (the model bounds the elements it allocates).
 func InstrMayFail(in *Instr) bool {
@@ -61,7 +61,7 @@ func InstrMayFail(in *Instr) bool {
 		}
 	}
 	switch in.Op {
-	case OpFree:
+	case OpFree, OpRealloc:
 		return true
 	case OpLock, OpUnlock:
 		_, ok := in.Rhs.(*AddrOf)

@@ -276,6 +276,8 @@ func (in *Instr) String() string {
 		return "decl " + in.Var
 	case OpAlloc:
 		return e(in.Lhs) + " = alloc " + e(in.Rhs)
+	case OpRealloc:
+		return e(in.Lhs) + " = realloc " + e(in.Args[0]) + ", " + e(in.Rhs)
 	case OpFree:
 		return "free " + e(in.Rhs)
 	case OpExit:

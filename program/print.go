@@ -242,10 +242,12 @@ func (pr *printer) program() error {
 	if perr != nil {
 		return perr
 	}
+	realloc := false
 	for _, f := range p.Funcs {
 		for _, in := range f.Body {
+			realloc = realloc || in.Op == OpRealloc
 			switch in.Op {
-			case OpAssume:
+			case OpAssume, OpRealloc:
 				protos["__VERIFIER_assume"] = "void __VERIFIER_assume(int cond);"
 			case OpAtomicBegin:
 				protos["__VERIFIER_atomic_begin"] = "void __VERIFIER_atomic_begin(void);"
@@ -270,6 +272,11 @@ func (pr *printer) program() error {
 				pr.emit("extern %s", protos[name])
 			}
 		}
+	}
+	if realloc {
+		pr.emit("")
+		pr.emit("/* realloc that does not fail (a failure is a branch of the program's own) */")
+		pr.emit("static void *%s(void *p, size_t n) { void *q = realloc(p, n); __VERIFIER_assume(q != 0); return q; }", ReallocFunc)
 	}
 
 	// typedefs of integer names the headers do not provide
@@ -611,6 +618,21 @@ func (pr *printer) instr(f *Func, in *Instr) (string, error) {
 			return "", Errorf(Internal, "alloc into a %s", pt)
 		}
 		return fmt.Sprintf("%s = malloc((%s) * sizeof(%s));", e(in.Lhs), e(in.Rhs), TypeDecl(pt.Elem, "")), nil
+	case OpRealloc:
+		if err := need(in.Lhs, "lhs"); err != nil {
+			return "", err
+		}
+		if err := need(in.Rhs, "count"); err != nil {
+			return "", err
+		}
+		if len(in.Args) != 1 {
+			return "", Errorf(Internal, "realloc with %d old pointers", len(in.Args))
+		}
+		pt := in.Lhs.Type()
+		if pt.Kind != Pointer {
+			return "", Errorf(Internal, "realloc into a %s", pt)
+		}
+		return fmt.Sprintf("%s = %s(%s, (%s) * sizeof(%s));", e(in.Lhs), ReallocFunc, e(in.Args[0]), e(in.Rhs), TypeDecl(pt.Elem, "")), nil
 	case OpFree:
 		if err := need(in.Rhs, "pointer"); err != nil {
 			return "", err

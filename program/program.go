@@ -53,10 +53,23 @@ const (
 	OpAlloc                 // Lhs = pointer to a fresh heap block of Rhs elements of Lhs's pointee type, contents nondet
 	OpFree                  // free(Rhs)
 	OpExit                  // the executing thread ends (pthread_exit); Rhs (optional, a pointer) is its result
+	// OpRealloc is realloc(Args[0], ...) of a non-null pointer to a
+	// nonzero size (the front end lowers the null and zero cases to Alloc
+	// and Free): Lhs = pointer to a fresh heap block of Rhs elements of
+	// Lhs's pointee type whose first min(Rhs, old count) elements are
+	// those of the block Args[0] points to (which must be the start of a
+	// live heap block of the same element type) and the rest nondet; that
+	// block is then freed. It prints as a call of ReallocFunc, which the
+	// front end reads back as a Realloc.
+	OpRealloc
 )
 
+// ReallocFunc is the function a Realloc prints as: C's realloc when it
+// does not fail (Print defines it; the checkers' realloc may fail).
+const ReallocFunc = "__cegpv_realloc"
+
 var opNames = [...]string{"skip", "assign", "assume", "assert", "goto", "call", "return", "spawn", "join",
-	"lock", "unlock", "atomic_begin", "atomic_end", "decl", "alloc", "free", "exit"}
+	"lock", "unlock", "atomic_begin", "atomic_end", "decl", "alloc", "free", "exit", "realloc"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {
@@ -70,10 +83,10 @@ func (o Op) String() string {
 type Instr struct {
 	Label   Label
 	Op      Op
-	Lhs     Expr    // Assign, Call (optional), Spawn (optional thread handle), Join (optional: the thread's result), Alloc
-	Rhs     Expr    // Assign value; Assume/Assert condition; Goto guard (nil = true); Return value (optional); Join thread id; Exit result (optional); Lock/Unlock/Free pointer; Alloc element count
+	Lhs     Expr    // Assign, Call (optional), Spawn (optional thread handle), Join (optional: the thread's result), Alloc, Realloc
+	Rhs     Expr    // Assign value; Assume/Assert condition; Goto guard (nil = true); Return value (optional); Join thread id; Exit result (optional); Lock/Unlock/Free pointer; Alloc and Realloc element count
 	Func    Expr    // Call and Spawn: the callee, a FuncRef or a function-pointer value
-	Args    []Expr  // Call arguments; Spawn: exactly one, the thread argument
+	Args    []Expr  // Call arguments; Spawn: exactly one, the thread argument; Realloc: exactly one, the old pointer
 	Targets []Label // Goto
 	Var     string  // Decl: the local's name
 	Prop    string  // Assert: property id, e.g. "main.assertion.1" or "thread3.error.1"

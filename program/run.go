@@ -36,7 +36,7 @@ func (v Value) String() string {
 // Write records a value stored by a step: Loc is the object's name followed
 // by Type.CellPath of the cell, e.g. "x", "a[2]", "worker::i", "heap#1.next".
 // Objects are named: globals by their name; locals "<func>::<name>"; heap
-// blocks "heap#<n>" for the n-th Alloc executed in the run (from 1).
+// blocks "heap#<n>" for the n-th Alloc or Realloc executed in the run (from 1).
 type Write struct {
 	Loc string
 	Val Value
@@ -48,8 +48,9 @@ type Step struct {
 	Label  Label // the instruction executed
 	// Nondet holds the values drawn by the step: first one per Nondet node of
 	// its operands (Instr.Operands, each walked in pre-order, including
-	// nodes in branches that are not evaluated), then for Decl and Alloc the
-	// initial contents, one per cell. Missing trailing values are taken as 0.
+	// nodes in branches that are not evaluated), then for Decl, Alloc and
+	// Realloc the initial contents, one per cell (for Realloc also for the
+	// cells that take the old block's values). Missing trailing values are taken as 0.
 	Nondet   []Value
 	Assigned []Write // the stores the step made, for reports and reconstruction
 }

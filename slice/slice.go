@@ -52,6 +52,7 @@ package slice
 
 import (
 	"fmt"
+	"slices"
 
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/program"
@@ -445,6 +446,20 @@ func (s *slicer) instr1(in *program.Instr) error {
 			return err
 		}
 		in.Rhs, err = s.valueChecked(in.Rhs)
+	case program.OpRealloc:
+		// depgraph.Required keeps its pointer and the old block (it may
+		// fail); a block whose contents are sliced takes nondet ones
+		if s.lvSliced(in.Lhs) || s.targetsSliced(in.Args[0]) {
+			return errMayFail
+		}
+		if in.Lhs, err = s.abs(in.Lhs); err != nil {
+			return err
+		}
+		if in.Rhs, err = s.valueChecked(in.Rhs); err != nil {
+			return err
+		}
+		in.Args = slices.Clone(in.Args)
+		in.Args[0], err = s.valueChecked(in.Args[0])
 	case program.OpFree:
 		if s.targetsSliced(in.Rhs) {
 			toSkip(in, "sliced free")

@@ -328,7 +328,7 @@ func (e *enc) newObject(name string, t *program.Type, shared bool) *object {
 func (e *enc) initObjects() {
 	for _, f := range e.p.Funcs {
 		for _, in := range f.Body {
-			e.frees = e.frees || in.Op == program.OpFree
+			e.frees = e.frees || in.Op == program.OpFree || in.Op == program.OpRealloc
 		}
 	}
 	e.objs = []*object{{id: 0, name: "NULL", typ: program.VoidType}}

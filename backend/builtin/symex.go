@@ -469,7 +469,7 @@ func (e *enc) stepInner(fc *funcCtx, st *state, pc int) (*state, int) {
 		}
 		e.addStep(rec, st)
 		e.endInstr(st)
-	case program.OpAlloc:
+	case program.OpAlloc, program.OpRealloc:
 		e.allocStep(st, in, rec, c)
 		e.addStep(rec, st)
 		e.endInstr(st)
@@ -975,19 +975,28 @@ func (e *enc) freeStep(c *ectx, p val, g *term) {
 	e.badIf(c, and(g, not(or(valid...))), "free of a pointer that is not a heap block")
 }
 
+// allocStep executes an Alloc or a Realloc: a fresh heap block whose cells
+// are drawn (the run's nondet values, one per modelled cell, as the
+// interpreter draws them); a Realloc's block then takes the first
+// min(old, new) elements' cells of the block its old pointer points to,
+// which it frees (freeStep's checks: the start of a live heap block).
 func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 	g := st.g
 	lt := in.Lhs.Type()
 	if lt.Kind != program.Pointer || lt.Elem == nil {
-		e.unsupported(in.Pos, "alloc into a non-pointer")
+		e.unsupported(in.Pos, "%s into a non-pointer", in.Op)
 	}
 	ec := lt.Elem.Cells()
 	if ec == 0 {
-		e.unsupported(in.Pos, "alloc of %s", lt.Elem)
+		e.unsupported(in.Pos, "%s of %s", in.Op, lt.Elem)
 	}
 	nv := e.eval(c, in.Rhs, g)
 	if nv.obj != nil {
 		e.unsupported(in.Pos, "alloc count is a pointer")
+	}
+	var old val
+	if in.Op == program.OpRealloc {
+		old = e.eval(c, in.Args[0], g)
 	}
 	ct := in.Rhs.Type()
 	cnt := resize(nv.t, 64, ct.Kind == program.Int && ct.Signed)
@@ -1025,9 +1034,63 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 		nd := e.freshVal("n", t)
 		o.init[k] = nd
 		rec.nondet = append(rec.nondet, ndVal{v: nd, t: t})
-		rec.assigned = append(rec.assigned, assignRec{obj: o, off: k, cond: tTrue, v: nd})
+	}
+	if in.Op == program.OpRealloc {
+		e.reallocCopy(c, o, old, g)
+		e.freeStep(c, old, g)
+	}
+	for k := int64(0); k < o.ncells; k++ {
+		rec.assigned = append(rec.assigned, assignRec{obj: o, off: k, cond: tTrue, v: o.init[k]})
 	}
 	rec.heap = o
 	p := val{obj: bvc(objW, uint64(o.id)), t: bvc(e.offW, 0), pts: []int{o.id}}
 	e.store(c, e.addr(st, c, in.Lhs, g), lt, p, g)
+}
+
+// reallocCopy gives the new block o of a Realloc the values of the cells
+// of the old block p points to, for the cells below both blocks' counts.
+// A block of another element type, and a cell of the old block beyond the
+// modelled ones of a block of symbolic size, are not modelled (bad); an
+// old pointer that is not the start of a heap block is freeStep's error.
+func (e *enc) reallocCopy(c *ectx, o *object, p val, g *term) {
+	if p.obj == nil {
+		return
+	}
+	newCount := func(k int64) *term {
+		if o.symCount {
+			return cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o))
+		}
+		return tTrue
+	}
+	for _, ob := range e.targets(p) {
+		if !ob.heap || ob == o {
+			continue
+		}
+		oc := e.name(and(eq(p.obj, bvc(objW, uint64(ob.id))), eq(p.t, bvc(e.offW, 0))))
+		if isFalse(oc) {
+			continue
+		}
+		if !program.Identical(ob.typ.Elem, o.typ.Elem) {
+			e.badIf(c, and(g, oc), fmt.Sprintf("not modelled: realloc of a block of %s into elements of %s", ob.typ.Elem, o.typ.Elem))
+			continue
+		}
+		for k := int64(0); k < o.ncells; k++ {
+			if k >= ob.ncells {
+				if ob.symCount {
+					e.badIf(c, and(g, oc, newCount(k), cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(ob))),
+						fmt.Sprintf("not modelled: realloc copying beyond the first %d cells of a heap block of symbolic size", ob.ncells))
+				}
+				break
+			}
+			cond := and(oc, newCount(k))
+			if ob.symCount {
+				cond = and(cond, cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(ob)))
+			}
+			if isFalse(cond) {
+				continue
+			}
+			v := e.readCell(c.st, c.th, c.in, ob, k)
+			o.init[k] = e.nameVal(iteVal(e.name(cond), v, o.init[k]))
+		}
+	}
 }

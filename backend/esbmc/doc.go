@@ -23,6 +23,8 @@
 //   - ESBMC 8.4 misses interleavings at accesses through pointers (see
 //     pointerAccess): its Safe on a program with a dereference or a heap
 //     block is Unknown.
+//   - ESBMC 8.4's realloc does not always keep the old block's contents
+//     (see reallocAt): its Safe on a program with a Realloc is Unknown.
 //   - ESBMC's own __VERIFIER_atomic_* handling misses interleavings between
 //     two calls of atomic functions (testdata/progs/atomic_check_then_act_unsafe.c:
 //     VERIFICATION SUCCESSFUL): atomic functions are printed as

@@ -78,6 +78,10 @@ func interpret(p *program.Program, pr *external.Printed, out *external.Output, b
 			res.Reason = "esbmc answers VERIFICATION SUCCESSFUL, but ESBMC 8.4 misses interleavings at accesses through pointers and the program has " + where
 			return res, nil
 		}
+		if where := reallocAt(p); where != "" {
+			res.Reason = "esbmc answers VERIFICATION SUCCESSFUL, but ESBMC 8.4's realloc does not always keep the old block's contents and the program has " + where
+			return res, nil
+		}
 		return external.Safe(bd, res), nil
 	case out.ExitCode == 1 && rep.Verdict == "FAILED":
 	case out.ExitCode == 6 || strings.Contains(string(out.Stderr), "PARSING ERROR"):

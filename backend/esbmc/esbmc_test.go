@@ -2,6 +2,7 @@ package esbmc
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -146,6 +147,43 @@ func TestLiveReplay(t *testing.T) {
 	}
 	if res.Run.Violated != "main.assertion.1" {
 		t.Errorf("violated %q", res.Run.Violated)
+	}
+}
+
+// TestLiveRealloc: ESBMC on a program that grows a block with realloc
+// (printed as a call of program.ReallocFunc, which the printed program
+// defines): its counterexample is followed through the realloc (the
+// states of the definition's copy are not the program's) and replays;
+// on the safe variant its VERIFICATION SUCCESSFUL is not trusted
+// (reallocAt). Truth: after the realloc nb[0] is 7 (copied) and nb[1] is
+// 3, so the sum is 10 in every run.
+func TestLiveRealloc(t *testing.T) {
+	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
+	const src = `#include <stdlib.h>
+extern void reach_error(void);
+int main(void) {
+  int *buf = malloc(sizeof(int));
+  if (!buf) return 0;
+  buf[0] = 7;
+  int *nb = realloc(buf, 2 * sizeof(int));
+  if (!nb) return 0;
+  nb[1] = 3;
+  if (nb[0] + nb[1] %s 10) reach_error();
+  return 0;
+}`
+	be := New(Options{Path: bin})
+	bd := backend.Bounds{Unwind: 2, Timeout: time.Minute}
+	p := lower(t, fmt.Sprintf(src, "=="))
+	res, err := be.Check(context.Background(), p, bd)
+	if err != nil || res.Verdict != backend.Unsafe {
+		t.Fatalf("unsafe: %v %s %v", res.Verdict, res.Reason, err)
+	}
+	if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+		t.Errorf("unsafe: the run does not replay: %v", err)
+	}
+	res, err = be.Check(context.Background(), lower(t, fmt.Sprintf(src, "!=")), bd)
+	if err != nil || res.Verdict != backend.Unknown || !strings.Contains(res.Reason, "realloc") {
+		t.Errorf("safe: %v %s %v, want UNKNOWN naming the realloc", res.Verdict, res.Reason, err)
 	}
 }
 

@@ -210,46 +210,22 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 	case program.OpAlloc:
 		l := c.lvalue(in.Lhs)
 		nv := c.rvalue(in.Rhs)
-		pt := in.Lhs.Type()
-		if pt.Kind != program.Pointer {
-			fail("alloc into a %s", pt)
+		o, vals := c.alloc(in, nv)
+		c.storeScalar(l, program.Value{Obj: o.ID}, nil)
+		c.writeCells(o, 0, vals)
+	case program.OpRealloc:
+		l := c.lvalue(in.Lhs)
+		nv := c.rvalue(in.Rhs)
+		old := c.heapStart(c.rvalue(in.Args[0]), "realloc")
+		o, vals := c.alloc(in, nv)
+		if !program.Identical(old.elem, o.elem) {
+			fail("realloc of %s (elements of %s) into elements of %s", old.Name, old.elem, o.elem)
 		}
-		n := nv.Bits
-		if isUnsigned(in.Rhs.Type()) && n < 0 || nv.Obj != "" {
-			fail("allocation of %s elements", nv)
+		for k := range min(len(vals), len(old.Cells)) { // the first min(old, new) elements' cells
+			vals[k] = old.Cells[k]
+			c.observe(old, int64(k), vals[k], false)
 		}
-		if n < 0 {
-			fail("allocation of %d elements", n)
-		}
-		ec := pt.Elem.Cells()
-		if ec == 0 {
-			ec = 1
-		}
-		if n > maxCells || n*ec > maxCells {
-			fail("allocation of %d elements is larger than the interpreter supports", n)
-		}
-		bt := pt.Elem
-		if n != 1 || bt.Kind == program.Void {
-			bt = program.ArrayOf(pt.Elem, n)
-			if pt.Elem.Kind == program.Void {
-				bt = program.ArrayOf(program.UCharType, n)
-			}
-		}
-		o := &Object{
-			ID:    fmt.Sprintf("heap#%d", len(m.Heaps)+1),
-			typ:   bt,
-			Cells: make([]program.Value, bt.Cells()),
-			Alive: true,
-			Heap:  true,
-		}
-		o.Name = o.ID
-		vals := make([]program.Value, len(o.Cells))
-		for i := range vals {
-			ct := bt.CellType(int64(i))
-			vals[i] = Normalize(ct, c.draw(ct))
-		}
-		m.Heaps = append(m.Heaps, o)
-		m.Objs[o.ID] = o
+		old.Alive = false
 		c.storeScalar(l, program.Value{Obj: o.ID}, nil)
 		c.writeCells(o, 0, vals)
 	case program.OpFree:
@@ -257,21 +233,7 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 		if p.Obj == "" && p.Bits == 0 {
 			break // free(NULL)
 		}
-		l := c.ptrLoc(p)
-		if l.Obj == nil || !l.Obj.Heap {
-			what := "a non-heap object"
-			if l.Obj != nil {
-				what = l.Obj.Name
-			}
-			fail("free of %s", what)
-		}
-		if !l.Obj.Alive {
-			fail("double free of %s", l.Obj.Name)
-		}
-		if l.Off != 0 {
-			fail("free of a pointer into the middle of %s", l.Obj.Name)
-		}
-		l.Obj.Alive = false
+		c.heapStart(p, "free").Alive = false
 	case program.OpExit:
 		if in.Rhs != nil {
 			t.Result = c.rvalue(in.Rhs)
@@ -288,6 +250,76 @@ func (m *Machine) execStep(t *Thread, nd Source, h Hooks) (res StepResult, err e
 	res.Undo = c.undo
 	res.Writes = append(c.writes, m.settle(t)...)
 	return res, nil
+}
+
+// alloc creates the heap block of an Alloc or Realloc of nv elements of
+// the pointee type of in.Lhs and draws its cells' initial values, which
+// the caller writes.
+func (c *ctx) alloc(in *program.Instr, nv program.Value) (*Object, []program.Value) {
+	m := c.m
+	pt := in.Lhs.Type()
+	if pt.Kind != program.Pointer {
+		fail("%s into a %s", in.Op, pt)
+	}
+	n := nv.Bits
+	if isUnsigned(in.Rhs.Type()) && n < 0 || nv.Obj != "" {
+		fail("allocation of %s elements", nv)
+	}
+	if n < 0 {
+		fail("allocation of %d elements", n)
+	}
+	ec := pt.Elem.Cells()
+	if ec == 0 {
+		ec = 1
+	}
+	if n > maxCells || n*ec > maxCells {
+		fail("allocation of %d elements is larger than the interpreter supports", n)
+	}
+	bt := pt.Elem
+	if n != 1 || bt.Kind == program.Void {
+		bt = program.ArrayOf(pt.Elem, n)
+		if pt.Elem.Kind == program.Void {
+			bt = program.ArrayOf(program.UCharType, n)
+		}
+	}
+	o := &Object{
+		ID:    fmt.Sprintf("heap#%d", len(m.Heaps)+1),
+		typ:   bt,
+		Cells: make([]program.Value, bt.Cells()),
+		Alive: true,
+		Heap:  true,
+		elem:  pt.Elem,
+	}
+	o.Name = o.ID
+	vals := make([]program.Value, len(o.Cells))
+	for i := range vals {
+		ct := bt.CellType(int64(i))
+		vals[i] = Normalize(ct, c.draw(ct))
+	}
+	m.Heaps = append(m.Heaps, o)
+	m.Objs[o.ID] = o
+	return o, vals
+}
+
+// heapStart returns the live heap block p points to the start of (op is
+// "free" or "realloc"), or fails as glibc aborts: a pointer to no heap
+// block, into the middle of one, or to a freed one.
+func (c *ctx) heapStart(p program.Value, op string) *Object {
+	l := c.ptrLoc(p)
+	if l.Obj == nil || !l.Obj.Heap {
+		what := "a non-heap object"
+		if l.Obj != nil {
+			what = l.Obj.Name
+		}
+		fail("%s of %s", op, what)
+	}
+	if !l.Obj.Alive {
+		fail("double free of %s", l.Obj.Name)
+	}
+	if l.Off != 0 {
+		fail("%s of a pointer into the middle of %s", op, l.Obj.Name)
+	}
+	return l.Obj
 }
 
 func (c *ctx) callee(e program.Expr) *program.Func {

@@ -19,6 +19,8 @@ type Object struct {
 	Cells []program.Value
 	Alive bool
 	Heap  bool
+	// elem is a heap block's element type (Realloc copies elements of it)
+	elem *program.Type
 	// cow: cells is shared with the object this one was cloned from
 	// (Explore's states); writable() copies it before the first write
 	cow bool
@@ -417,7 +419,7 @@ func (m *Machine) Clone() *Machine {
 		} else {
 			c = new(Object)
 		}
-		*c = Object{ID: o.ID, Name: o.Name, typ: o.typ, Cells: o.Cells, cow: true, Alive: o.Alive, Heap: o.Heap}
+		*c = Object{ID: o.ID, Name: o.Name, typ: o.typ, Cells: o.Cells, cow: true, Alive: o.Alive, Heap: o.Heap, elem: o.elem}
 		cp[o] = c
 		n.Objs[c.ID] = c
 		return c
