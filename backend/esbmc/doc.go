@@ -33,8 +33,9 @@
 //     pointer checks, division by zero, ...) that fails is Unknown naming it.
 //   - Exit codes: 0 VERIFICATION SUCCESSFUL, 1 VERIFICATION FAILED; anything
 //     else (6: parse error of the printed C, a signal, ...) is Unknown
-//     naming ESBMC and the end of its output. An exit code that disagrees
-//     with the verdict line is Unknown too.
+//     naming ESBMC and the end of its output (2 with "ERROR: Out of
+//     memory", its solver's allocation failing: a Memout error). An exit
+//     code that disagrees with the verdict line is Unknown too.
 //   - Result.Bounds: Unwind as given; ESBMC bounds the thread instances of
 //     a spawn in a loop by the unwinding, so Threads is 0 (= Unwind);
 //     Contexts, when set, is passed as --context-bound.

@@ -86,6 +86,9 @@ func interpret(p *program.Program, pr *external.Printed, out *external.Output, b
 	case out.ExitCode == 1 && rep.Verdict == "FAILED":
 	case out.ExitCode == 6 || strings.Contains(string(out.Stderr), "PARSING ERROR"):
 		return res, program.Errorf(program.Crash, "esbmc cannot parse the printed program (exit %d): %s", out.ExitCode, out.Tail())
+	case out.Signal == "" && strings.Contains(string(out.Stderr)+string(out.Stdout), "ERROR: Out of memory"):
+		// its solver's allocation failed (exit 2, "ERROR: SMT solver failed")
+		return res, program.Errorf(program.Memout, "esbmc ran out of memory (exit %d): %s", out.ExitCode, out.Tail())
 	default:
 		return res, out.Unexpected("esbmc")
 	}

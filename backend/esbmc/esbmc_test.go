@@ -47,6 +47,7 @@ func TestFakeCheckers(t *testing.T) {
 		{"segv.sh", program.Crash, "signal"},
 		{"garbage.sh", program.Crash, "unexpected code 1"},
 		{"odd.sh", program.Crash, "unexpected code 3"},
+		{"memout.sh", program.Memout, "out of memory"},
 		{"badtrace.sh", program.BadOutput, "not an instruction"},
 	} {
 		t.Run(c.script, func(t *testing.T) {
