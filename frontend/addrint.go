@@ -705,27 +705,80 @@ func (ai *addrInfo) voidAllocs(body *cc.CompoundStatement) {
 	}
 	types := map[*cc.Declarator]*program.Type{}
 	acc := map[*cc.PrimaryExpression]bool{}
-	walkNodes(body, func(n cc.Node) bool {
-		x, ok := n.(*cc.CastExpression)
-		if !ok || x.Case != cc.CastExpressionCast || x.Type() == nil || x.Type().Kind() != cc.Ptr {
-			return true
+	// converted records a use of candidate e converted to pointer type pt
+	// (a cast, or the implicit conversion of an assignment or
+	// initialisation): its element type is the local's.
+	converted := func(n cc.Node, e cc.ExpressionNode, pt cc.Type) {
+		p, d := identDecl(e)
+		if d == nil || !cand[d] || pt == nil || pt.Kind() != cc.Ptr {
+			return
 		}
-		p, d := identDecl(x.CastExpression)
-		if d == nil || !cand[d] {
-			return true
-		}
-		et := x.Type().(*cc.PointerType).Elem()
+		et := pt.(*cc.PointerType).Elem()
 		if et == nil || et.Kind() == cc.Void || et.Kind() == cc.Function {
 			delete(cand, d)
-			return true
+			return
 		}
-		t := l.typ(x, et)
+		t := l.typ(n, et)
 		if old := types[d]; old != nil && !sameType(old, t) {
 			delete(cand, d)
-			return true
+			return
 		}
 		types[d] = t
 		acc[p] = true
+	}
+	// tested records a use of candidate e compared with a null pointer
+	// (!p, p == 0, p != NULL, if (p)) or freed: the same at any pointer
+	// type.
+	tested := func(e cc.ExpressionNode) {
+		if p, d := identDecl(e); d != nil && cand[d] {
+			acc[p] = true
+		}
+	}
+	null := func(e cc.ExpressionNode) bool {
+		e = strip(e)
+		if c, ok := e.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast && c.Type() != nil && c.Type().Kind() == cc.Ptr {
+			e = c.CastExpression
+		}
+		v, ok := l.constInt(e)
+		return ok && v == 0
+	}
+	walkNodes(body, func(n cc.Node) bool {
+		switch x := n.(type) {
+		case *cc.CastExpression:
+			if x.Case == cc.CastExpressionCast {
+				converted(x, x.CastExpression, x.Type())
+			}
+		case *cc.AssignmentExpression:
+			if x.Case == cc.AssignmentExpressionAssign && x.UnaryExpression != nil {
+				converted(x, x.AssignmentExpression, x.UnaryExpression.Type())
+			}
+		case *cc.InitDeclarator:
+			if x.Case == cc.InitDeclaratorInit && x.Declarator != nil && x.Initializer != nil && x.Initializer.AssignmentExpression != nil {
+				converted(x, x.Initializer.AssignmentExpression, x.Declarator.Type())
+			}
+		case *cc.UnaryExpression:
+			if x.Case == cc.UnaryExpressionNot {
+				tested(x.CastExpression)
+			}
+		case *cc.EqualityExpression:
+			if x.Case == cc.EqualityExpressionEq || x.Case == cc.EqualityExpressionNeq {
+				if null(x.RelationalExpression) {
+					tested(x.EqualityExpression)
+				} else if null(x.EqualityExpression) {
+					tested(x.RelationalExpression)
+				}
+			}
+		case *cc.SelectionStatement:
+			if x.Case == cc.SelectionStatementIf || x.Case == cc.SelectionStatementIfElse {
+				tested(x.ExpressionList)
+			}
+		case *cc.PostfixExpression:
+			if name, ok := directName(x.PostfixExpression); ok && x.Case == cc.PostfixExpressionCall && name == "free" && l.defs[name] == nil {
+				if as := args(x); len(as) == 1 {
+					tested(as[0]) // free takes any pointer
+				}
+			}
+		}
 		return true
 	})
 	walkNodes(body, func(n cc.Node) bool {

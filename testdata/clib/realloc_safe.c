@@ -2,7 +2,8 @@
 // realloc as glibc behaves: growing and shrinking keep the first
 // min(old, new) elements; realloc(NULL, n) is malloc(n); realloc(p, 0)
 // frees p and returns NULL (glibc's REALLOC_ZERO_BYTES_FREES); a block of
-// nondet size grows by one element and keeps its contents. malloc never
+// nondet size grows by one element and keeps its contents; a void *
+// result tested against NULL before it is assigned is the same block. malloc never
 // fails here (no --malloc-may-fail), so a failed realloc leaves the run.
 #include <assert.h>
 #include <stdlib.h>
@@ -39,5 +40,19 @@ int main(void) {
   t[n] = 5;
   assert(t[0] == 100 && t[n - 1] == 100 + n - 1 && t[n] == 5);
   free(t);
+  // the idiom that keeps the block when realloc fails: a void * result,
+  // tested, then assigned (realloc does not fail here, so tmp is the block)
+  int *buf = malloc(2 * sizeof(int));
+  if (!buf) return 0;
+  buf[0] = 4;
+  void *tmp = realloc(buf, 4 * sizeof(int));
+  if (tmp == NULL) {
+    free(buf);
+    return 0;
+  }
+  buf = tmp;
+  buf[3] = 1;
+  assert(buf[0] == 4 && buf[3] == 1);
+  free(buf);
   return 0;
 }
