@@ -72,6 +72,10 @@ int main(void) { int *p = g; p = realloc(p, 4 * sizeof(int)); x = 1; assert(x ==
 #include <stdlib.h>
 int x;
 int main(void) { int *p = malloc(sizeof(int)); int *q = realloc(p, 2 * sizeof(int)); *p = 1; x = 1; assert(x == 1); return 0; }`,
+	"realloc_printed_null": `
+extern void *__cegpv_realloc(void *, unsigned long);
+int x;
+int main(void) { int *p = 0; p = __cegpv_realloc(p, 2 * sizeof(int)); x = 1; assert(x == 1); return 0; }`,
 	"realloc_other_type": `
 #include <stdlib.h>
 int x;

@@ -1036,6 +1036,13 @@ func (e *enc) allocStep(st *state, in *program.Instr, rec *stepRec, c *ectx) {
 		rec.nondet = append(rec.nondet, ndVal{v: nd, t: t})
 	}
 	if in.Op == program.OpRealloc {
+		// the front end lowers realloc(NULL, n) to an Alloc; a Realloc
+		// of a null pointer is an error, as in the interpreter
+		null := not(nonzero(old.t))
+		if old.obj != nil {
+			null = and(eq(old.obj, bvc(objW, 0)), null)
+		}
+		e.badIf(c, and(g, null), "realloc of a null pointer")
 		e.reallocCopy(c, o, old, g)
 		e.freeStep(c, old, g)
 	}

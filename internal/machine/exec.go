@@ -305,6 +305,9 @@ func (c *ctx) alloc(in *program.Instr, nv program.Value) (*Object, []program.Val
 // "free" or "realloc"), or fails as glibc aborts: a pointer to no heap
 // block, into the middle of one, or to a freed one.
 func (c *ctx) heapStart(p program.Value, op string) *Object {
+	if p.Obj == "" && p.Bits == 0 {
+		fail("%s of a null pointer", op) // free(NULL) does not get here
+	}
 	l := c.ptrLoc(p)
 	if l.Obj == nil || !l.Obj.Heap {
 		what := "a non-heap object"
