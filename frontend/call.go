@@ -479,14 +479,14 @@ func (fl *funcLowerer) realloc(call *cc.PostfixExpression, name string, lv progr
 	po := fl.tmp(old.Type())
 	fl.assign(po, old)
 	st := fl.l.sizeT()
-	count := fl.allocCount(as[1], elem)
+	count, bytes := fl.allocCountBytes(as[1], elem)
 	zero := count // zero exactly when the size in bytes is
 	if _, ok := count.(*program.Const); !ok {
-		if d, ok := count.(*program.Binary); ok && d.Op == program.Div {
-			// allocCount's bytes / sizeof(elem): the test is on the bytes
+		if bytes != nil {
+			// bytes / sizeof(elem): the test is on the bytes
 			b := fl.tmp(st)
-			fl.assign(b, d.X)
-			zero, count = b, &program.Binary{Op: program.Div, X: b, Y: d.Y, T: d.T}
+			fl.assign(b, bytes)
+			zero, count = b, &program.Binary{Op: program.Div, X: b, Y: program.IntConst(st, elem.Size), T: st}
 		} else {
 			n := fl.tmp(st)
 			fl.assign(n, count)
@@ -555,6 +555,14 @@ func (fl *funcLowerer) mayFail(lv program.Expr, alloc func(lv program.Expr)) {
 // allocCount returns the number of elements of type elem a malloc of size
 // bytes allocates.
 func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) program.Expr {
+	n, _ := fl.allocCountBytes(size, elem)
+	return n
+}
+
+// allocCountBytes is allocCount, and the size in bytes when the count is
+// that size divided by the element's (nil when the count is zero exactly
+// when the size is: a multiple of sizeof(elem), or a constant).
+func (fl *funcLowerer) allocCountBytes(size cc.ExpressionNode, elem *program.Type) (count, bytes program.Expr) {
 	st := fl.l.sizeT()
 	isSizeof := func(e cc.ExpressionNode) bool {
 		for {
@@ -580,13 +588,13 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 		return ok && k == elem.Size
 	}
 	if isSizeof(size) {
-		return program.IntConst(st, 1)
+		return program.IntConst(st, 1), nil
 	}
 	if k, ok := fl.l.constInt(size); ok {
 		if k%elem.Size != 0 {
 			fl.l.fail(size, "malloc of %d bytes for elements of %d bytes", k, elem.Size)
 		}
-		return program.IntConst(st, k/elem.Size)
+		return program.IntConst(st, k/elem.Size), nil
 	}
 	e := size
 	for {
@@ -601,17 +609,17 @@ func (fl *funcLowerer) allocCount(size cc.ExpressionNode, elem *program.Type) pr
 	}
 	if m, ok := e.(*cc.MultiplicativeExpression); ok && m.Case == cc.MultiplicativeExpressionMul {
 		if isSizeof(m.CastExpression) {
-			return fl.rvalTo(m.MultiplicativeExpression, st)
+			return fl.rvalTo(m.MultiplicativeExpression, st), nil
 		}
 		if isSizeof(m.MultiplicativeExpression) {
-			return fl.rvalTo(m.CastExpression, st)
+			return fl.rvalTo(m.CastExpression, st), nil
 		}
 	}
 	n := fl.rvalTo(size, st)
 	if elem.Size == 1 {
-		return n
+		return n, nil
 	}
-	return &program.Binary{Op: program.Div, X: n, Y: program.IntConst(st, elem.Size), T: st}
+	return &program.Binary{Op: program.Div, X: n, Y: program.IntConst(st, elem.Size), T: st}, n
 }
 
 // unprototypedEmpty reports whether fd is defined as f() (no parameters and

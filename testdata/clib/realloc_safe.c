@@ -9,6 +9,7 @@
 #include <stdlib.h>
 extern unsigned __VERIFIER_nondet_uint(void);
 struct pair { int a; char b; };
+unsigned long h = 1;
 int main(void) {
   int *p = malloc(2 * sizeof(int));
   if (!p) return 0;
@@ -54,5 +55,16 @@ int main(void) {
   buf[3] = 1;
   assert(buf[0] == 4 && buf[3] == 1);
   free(buf);
+  // sizes that are not constants: (h / 2) * sizeof(int) is zero bytes (a
+  // null result), h + 1 is two bytes (a block, though less than an int)
+  int *z = malloc(sizeof(int));
+  if (!z) return 0;
+  z = realloc(z, (h / 2) * sizeof(int));
+  assert(z == 0);
+  int *w = malloc(sizeof(int));
+  if (!w) return 0;
+  w = realloc(w, h + 1);
+  assert(w != 0);
+  free(w);
   return 0;
 }
