@@ -773,8 +773,9 @@ func (g *Graph) checkedVars(fn string, in *program.Instr) []Var {
 		out = append(out, g.objects(fn, in.Lhs)...)
 		g.readsInto(fn, in.Rhs, &out)
 	case program.OpRealloc:
-		// the old block too: whether it is a live heap block, and its
-		// contents, which the slicer cannot copy from a sliced block
+		// and what the old pointer derives from: whether it is the start
+		// of a live heap block (a sliced old block only makes the copied
+		// contents indeterminate)
 		out = append(out, g.objects(fn, in.Lhs)...)
 		g.readsInto(fn, in.Rhs, &out)
 		g.readsInto(fn, in.Args[0], &out)

@@ -447,8 +447,9 @@ func (s *slicer) instr1(in *program.Instr) error {
 		}
 		in.Rhs, err = s.valueChecked(in.Rhs)
 	case program.OpRealloc:
-		// depgraph.Required keeps its pointer and the old block (it may
-		// fail); a block whose contents are sliced takes nondet ones
+		// depgraph.Required keeps its destination and what the old
+		// pointer derives from (it may fail); a sliced old block's
+		// contents are indeterminate, so the copy is too
 		if s.lvSliced(in.Lhs) || s.targetsSliced(in.Args[0]) {
 			return errMayFail
 		}
