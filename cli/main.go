@@ -118,7 +118,7 @@ func (c *commonFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.model, "data-model", "", "C data model: ILP32 (--32) or LP64 (--64); default the host's ("+string(program.HostModel())+" here), as CBMC and ESBMC; a task definition (.yml) gives its own")
 	fs.BoolVar(&c.m32, "32", false, "the ILP32 data model (as --data-model ILP32)")
 	fs.BoolVar(&c.m64, "64", false, "the LP64 data model (as --data-model LP64)")
-	fs.BoolVar(&c.mallocMayFail, "malloc-may-fail", false, "malloc and calloc may return a null pointer (as CBMC's and ESBMC's option); by default they never fail")
+	fs.BoolVar(&c.mallocMayFail, "malloc-may-fail", false, "malloc, calloc and realloc may return a null pointer (as CBMC's and ESBMC's option); by default they never fail")
 	grouped(fs, groupInput, "data-model", "32", "64", "malloc-may-fail")
 	grouped(fs, groupLogging, "verbose", "log-json")
 }
