@@ -47,7 +47,7 @@ type Options struct {
 	// MaxHeap is the Go heap LowerContext lets the lowering reach (0:
 	// DefaultMaxHeap).
 	MaxHeap int
-	// MallocMayFail lets malloc and calloc return a null pointer (CBMC's
+	// MallocMayFail lets malloc, calloc and realloc return a null pointer (CBMC's
 	// and ESBMC's --malloc-may-fail); by default they never fail, as in
 	// both.
 	MallocMayFail bool
