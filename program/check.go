@@ -214,21 +214,14 @@ func (c *checker) instr(f *Func, in *Instr) {
 		if f.Var(in.Var) == nil {
 			c.errorf("decl of unknown local %s", in.Var)
 		}
-	case OpAlloc:
+	case OpAlloc, OpRealloc:
 		need("lhs", in.Lhs)
 		need("count", in.Rhs)
 		lvalue(in.Lhs)
 		if in.Lhs != nil && in.Lhs.Type().Kind != Pointer {
-			c.errorf("alloc into %s of type %s", ExprString(in.Lhs), in.Lhs.Type())
+			c.errorf("%s into %s of type %s", in.Op, ExprString(in.Lhs), in.Lhs.Type())
 		}
-	case OpRealloc:
-		need("lhs", in.Lhs)
-		need("count", in.Rhs)
-		lvalue(in.Lhs)
-		if in.Lhs != nil && in.Lhs.Type().Kind != Pointer {
-			c.errorf("realloc into %s of type %s", ExprString(in.Lhs), in.Lhs.Type())
-		}
-		if len(in.Args) != 1 || in.Args[0] == nil || in.Args[0].Type().Kind != Pointer {
+		if in.Op == OpRealloc && (len(in.Args) != 1 || in.Args[0] == nil || in.Args[0].Type().Kind != Pointer) {
 			c.errorf("realloc without one old pointer")
 		}
 	case OpFree:

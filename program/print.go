@@ -612,7 +612,7 @@ func (pr *printer) instr(f *Func, in *Instr) (string, error) {
 			return "", Errorf(Internal, "decl of unknown local %s", in.Var)
 		}
 		return TypeDecl(v.Type, v.Name) + ";", nil
-	case OpAlloc:
+	case OpAlloc, OpRealloc:
 		if err := need(in.Lhs, "lhs"); err != nil {
 			return "", err
 		}
@@ -621,22 +621,13 @@ func (pr *printer) instr(f *Func, in *Instr) (string, error) {
 		}
 		pt := in.Lhs.Type()
 		if pt.Kind != Pointer {
-			return "", Errorf(Internal, "alloc into a %s", pt)
+			return "", Errorf(Internal, "%s into a %s", in.Op, pt)
 		}
-		return fmt.Sprintf("%s = malloc((%s) * sizeof(%s));", e(in.Lhs), e(in.Rhs), TypeDecl(pt.Elem, "")), nil
-	case OpRealloc:
-		if err := need(in.Lhs, "lhs"); err != nil {
-			return "", err
-		}
-		if err := need(in.Rhs, "count"); err != nil {
-			return "", err
+		if in.Op == OpAlloc {
+			return fmt.Sprintf("%s = malloc((%s) * sizeof(%s));", e(in.Lhs), e(in.Rhs), TypeDecl(pt.Elem, "")), nil
 		}
 		if len(in.Args) != 1 {
 			return "", Errorf(Internal, "realloc with %d old pointers", len(in.Args))
-		}
-		pt := in.Lhs.Type()
-		if pt.Kind != Pointer {
-			return "", Errorf(Internal, "realloc into a %s", pt)
 		}
 		return fmt.Sprintf("%s = %s(%s, (%s) * sizeof(%s));", e(in.Lhs), ReallocFunc, e(in.Args[0]), e(in.Rhs), TypeDecl(pt.Elem, "")), nil
 	case OpFree:

@@ -52,7 +52,6 @@ package slice
 
 import (
 	"fmt"
-	"slices"
 
 	"cegpv.dev/cegpv/depgraph"
 	"cegpv.dev/cegpv/program"
@@ -459,8 +458,7 @@ func (s *slicer) instr1(in *program.Instr) error {
 		if in.Rhs, err = s.valueChecked(in.Rhs); err != nil {
 			return err
 		}
-		in.Args = slices.Clone(in.Args)
-		in.Args[0], err = s.valueChecked(in.Args[0])
+		in.Args[0], err = s.valueChecked(in.Args[0]) // in is the slicer's clone
 	case program.OpFree:
 		if s.targetsSliced(in.Rhs) {
 			toSkip(in, "sliced free")

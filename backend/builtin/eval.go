@@ -434,10 +434,7 @@ func (e *enc) cands(c *ectx, p val, t *program.Type, g *term, write bool) []cand
 			default:
 				return
 			}
-			kc := and(oc, at(b))
-			if o.symCount {
-				kc = and(kc, cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o)))
-			}
+			kc := and(and(oc, at(b)), e.counted(o, k))
 			if isFalse(kc) {
 				return
 			}

@@ -44,6 +44,16 @@ func (e *enc) countOf(o *object) *term {
 	return t
 }
 
+// counted is the condition that cell k of heap block o is one of its
+// valid cells: always for a block of constant size (k below its ncells),
+// k below countOf(o) for one of symbolic size.
+func (e *enc) counted(o *object, k int64) *term {
+	if !o.symCount {
+		return tTrue
+	}
+	return cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o))
+}
+
 // fixCounts defines the count symbols of ids whose block in this pass has a
 // constant size (the previous pass had a symbolic one there).
 func (e *enc) fixCounts() {
@@ -1063,12 +1073,6 @@ func (e *enc) reallocCopy(c *ectx, o *object, p val, g *term) {
 	if p.obj == nil {
 		return
 	}
-	newCount := func(k int64) *term {
-		if o.symCount {
-			return cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(o))
-		}
-		return tTrue
-	}
 	for _, ob := range e.targets(p) {
 		if !ob.heap || ob == o {
 			continue
@@ -1084,15 +1088,12 @@ func (e *enc) reallocCopy(c *ectx, o *object, p val, g *term) {
 		for k := int64(0); k < o.ncells; k++ {
 			if k >= ob.ncells {
 				if ob.symCount {
-					e.badIf(c, and(g, oc, newCount(k), cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(ob))),
+					e.badIf(c, and(g, oc, e.counted(o, k), e.counted(ob, k)),
 						fmt.Sprintf("not modelled: realloc copying beyond the first %d cells of a heap block of symbolic size", ob.ncells))
 				}
 				break
 			}
-			cond := and(oc, newCount(k))
-			if ob.symCount {
-				cond = and(cond, cmp("bvult", bvc(e.offW, uint64(k)), e.countOf(ob)))
-			}
+			cond := and(and(oc, e.counted(o, k)), e.counted(ob, k))
 			if isFalse(cond) {
 				continue
 			}
