@@ -25,7 +25,12 @@ func init() {
 		return builtin.New(builtin.Options{Solver: argv, BeyondSolver: beyond, Logger: log, NoDeepening: vf.noDeepen}), nil
 	}
 	backends["esbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
-		return esbmc.New(esbmc.Options{Path: vf.esbmcPath, Logger: log}), nil
+		if vf.esbmcSolver != "" {
+			if err := esbmc.ValidSolver(vf.esbmcSolver); err != nil {
+				return nil, err
+			}
+		}
+		return esbmc.New(esbmc.Options{Path: vf.esbmcPath, Solver: vf.esbmcSolver, Logger: log}), nil
 	}
 	backends["cbmc"] = func(vf *verifyFlags, log hclog.Logger) (backend.Backend, error) {
 		return cbmc.New(cbmc.Options{Path: vf.cbmcPath, Logger: log}), nil

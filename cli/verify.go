@@ -73,6 +73,7 @@ type verifyFlags struct {
 	witness       string
 	version       bool
 	esbmcPath     string
+	esbmcSolver   string
 	cbmcPath      string
 	overflow      bool
 }
@@ -84,6 +85,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	v.commonFlags.register(fs)
 	fs.StringVar(&v.backend, "backend", "builtin", "model checker: builtin, esbmc or cbmc")
 	fs.StringVar(&v.esbmcPath, "esbmc", "", "the esbmc binary for --backend esbmc (default: esbmc on PATH, else next to cegpv)")
+	fs.StringVar(&v.esbmcSolver, "esbmc-solver", "", "the SMT solver ESBMC runs, as its flag without the dashes: boolector (the default: ESBMC 8.4's own, bitwuzla, takes seconds to build a counterexample of a large program), bitwuzla, z3, cvc5, ...")
 	fs.StringVar(&v.cbmcPath, "cbmc", "", "the cbmc binary for --backend cbmc (default: cbmc on PATH, else next to cegpv)")
 	fs.StringVar(&v.solver, "solver", "z3", "SMT solver of the builtin backend: a preset (z3, yices, cvc5) or a command line, words split as by a shell")
 	fs.StringVar(&v.beyondSolver, "beyond-solver", "", "SMT solver of the builtin backend's checks beyond the bounds (--beyond) and of programs without threads (--rounds), as --solver (default: yices when installed, else --solver)")
@@ -125,7 +127,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.explicit, "explicit", !d.NoExplicit, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
 	fs.BoolVar(&v.loopOnly, "loop-only", false, "the CEGPV loop alone, to measure the algorithm itself (docs/benchmarking.md): --mode cegpv --probe 0 --explicit=false --beyond 0, over any backend; a verdict another engine decides (the backend alone after a counterexample the loop cannot follow) is UNKNOWN, so every TRUE and FALSE is the loop's")
 	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
-	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "cbmc", "explicit", "loop-only", "rounds", "each-property", "jobs")
+	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "esbmc-solver", "cbmc", "explicit", "loop-only", "rounds", "each-property", "jobs")
 	grouped(fs, groupBounds, "unwind", "unwindset", "unwinding-assertions", "incremental-bmc", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
 	grouped(fs, groupLoop, "heuristic", "refinement", "max-iterations", "max-kept-share", "relax", "no-generalise", "sanity", "dump")
 	grouped(fs, groupOutput, "trace", "json", "html", "witness")

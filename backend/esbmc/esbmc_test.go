@@ -121,13 +121,14 @@ func TestCancelKillsGroup(t *testing.T) {
 	}
 }
 
-// TestArgs: the bounds and the data model reach the command line.
+// TestArgs: the bounds, the data model and the solver reach the command
+// line.
 func TestArgs(t *testing.T) {
-	got := strings.Join(Args(program.ILP32, backend.Bounds{Unwind: 4, Contexts: 3}), " ")
-	if got != "--32 --unwind 4 --no-unwinding-assertions --context-bound 3 --force-malloc-success --compact-trace" {
+	got := strings.Join(Args(program.ILP32, backend.Bounds{Unwind: 4, Contexts: 3}, "boolector"), " ")
+	if got != "--32 --unwind 4 --no-unwinding-assertions --context-bound 3 --boolector --force-malloc-success --compact-trace" {
 		t.Errorf("got %q", got)
 	}
-	got = strings.Join(Args(program.LP64, backend.Bounds{Unwind: 2, UnwindingAssertions: true}), " ")
+	got = strings.Join(Args(program.LP64, backend.Bounds{Unwind: 2, UnwindingAssertions: true}, ""), " ")
 	if got != "--64 --unwind 2 --force-malloc-success --compact-trace" {
 		t.Errorf("got %q", got)
 	}
