@@ -28,12 +28,20 @@
 // program counter __ls_pc_i records where it stopped. Its body holds every
 // instruction of the start function (and of its callees, inlined), each
 // visible one preceded by a context-switch point k: when no atomic section
-// is open, the function may (nondeterministically) store k in __ls_pc_i
-// and switch out. Resuming and switching out are Lazy-CSeq's guarded
-// skips: while __ls_skip is set (at entry when __ls_pc_i is not 0, after a
-// switch), control jumps from each point's skip test to the next point's,
-// forward only, until point __ls_pc_i, or past the last point to the
-// function's return; a checker thus carries one pending branch at a time.
+// is open, the function may (nondeterministically) switch out there. The
+// choice is one value per context, as Lazy-CSeq's: the function draws
+// __ls_stop as it starts, and a point k outside its loops switches out
+// when k >= __ls_stop; a point inside a loop, which a run may pass
+// several times, draws a choice of its own. Resuming and switching out
+// are Lazy-CSeq's guarded skips: control jumps from each point's skip
+// test to the next point's, forward only, while __ls_pc_i is above the
+// point's number: at entry, up to the point where the instance stopped;
+// after a switch at point k, which stores k + MaxInstrs, past the last
+// point, where the function stores k and returns (a loop's back edge,
+// the only way back to a point below __ls_pc_i, sets it to -1). A checker
+// thus carries one pending branch at a time, and the points write no
+// state but __ls_pc_i at a switch. A Decl whose local the next
+// instruction overwrites draws no value (the front end's temporaries).
 // The new main calls, for
 // round 1..R and each instance in order, the instance's function when it
 // has been created and has not ended. Lock and Unlock are kept (in a

@@ -124,7 +124,7 @@ type builder struct {
 	size   int             // instructions emitted so far
 
 	atomic, nthreads *program.Ref
-	skip             *program.Ref // set while an instance skips to its resume point or, after a switch, to its return
+	stop             *program.Ref // drawn as an instance's function starts: the first point outside loops where it may switch out
 	state            []instState
 	locals           []map[string]string
 	siteOrder        []siteKey
@@ -168,7 +168,7 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 	}
 	b.atomic = b.global("atomic", program.IntT, nil)
 	b.nthreads = b.global("nthreads", program.IntT, nil)
-	b.skip = b.global("skip", program.IntT, nil)
+	b.stop = b.global("stop", program.IntT, nil)
 	for i := range b.m.slots {
 		var init program.Expr
 		if i == 0 {

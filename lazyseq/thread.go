@@ -75,6 +75,14 @@ type emitter struct {
 	base string
 	npcs int           // the context-switch points so far (numbered 0, 1, ...)
 	next program.Label // the skip test of the next point (emitted with it)
+	sws  []swPoint     // the switch of every point, to choose its guard (see choose)
+}
+
+// swPoint is a point's switch: the index of its goto in the function and
+// the point's number.
+type swPoint struct {
+	at int
+	k  int64
 }
 
 // act is one activation of a function, inlined into the instance's
@@ -157,46 +165,80 @@ func (b *builder) thread(i int) (*program.Func, error) {
 	// Resume where the last round stopped: skip forward from point to
 	// point up to point pc (see point).
 	e.next = e.l("pre")
-	e.emit(assign(e.l("resume"), b.skip, bin(program.Ne, e.st.pc, intc(0)), sl.fn.Pos))
+	e.emit(assign(e.l("stop"), b.stop, &program.Nondet{T: program.IntT}, sl.fn.Pos))
 	if err := e.body(root); err != nil {
 		return nil, err
 	}
-	// past the last point: a switch skipped to here and returns; else the
-	// start routine ends
+	e.choose()
+	// past the last point: a switch skipped to here, stores the point
+	// where it happened and returns; else the start routine ends
 	ret := e.l("switch")
-	e.emit(&program.Instr{Label: e.next, Op: program.OpGoto, Rhs: b.skip, Targets: []program.Label{ret}, Pos: sl.fn.Pos})
+	e.emit(&program.Instr{Label: e.next, Op: program.OpGoto, Rhs: bin(program.Ge, e.st.pc, intc(switched)), Targets: []program.Label{ret}, Pos: sl.fn.Pos})
 	e.end(nil, nil)
-	e.emit(&program.Instr{Label: ret, Op: program.OpReturn, Pos: sl.fn.Pos})
+	e.emit(assign(ret, e.st.pc, bin(program.Sub, e.st.pc, intc(switched)), sl.fn.Pos))
+	e.emit(&program.Instr{Label: e.l("switch"), Op: program.OpReturn, Pos: sl.fn.Pos})
 	return e.g, nil
 }
 
+// switched is added to an instance's __ls_pc_i when it switches out, for
+// the rest of its function to skip: more than any point's number (a
+// point is several instructions, at most MaxInstrs in all).
+const switched = MaxInstrs
+
 // point emits context-switch point k before the instruction labelled sw
-// (Lazy-CSeq's guarded skips, with loops kept): while __ls_skip is set,
-// control jumps from each point's skip test to the next one's, forward
-// only, until the point where the instance stopped (its pc) or, after a
-// switch, past the last point, where the function returns. A checker
-// therefore meets one pending branch at a time, where a jump table to
-// every point (and from every point to a return) left it one path per
-// point to carry: ESBMC 8.4 did not finish 2 rounds of safe024_rmo in
-// 120 s that way, and does in 3 s this way (docs/bench/rounds).
+// (Lazy-CSeq's guarded skips, with loops kept): control jumps from each
+// point's skip test to the next one's, forward only, while __ls_pc_i is
+// above k: as the function resumes, up to the point where the instance
+// stopped (its pc), and after a switch at point j (which stores j +
+// switched) past the last point, where the function stores j and returns.
+// A run passes a point below its pc only through a loop's back edge,
+// which sets pc to -1 (see body). A checker therefore meets one pending
+// branch at a time, where a jump table to every point (and from every
+// point to a return) left it one path per point to carry: ESBMC 8.4 did
+// not finish 2 rounds of safe024_rmo in 120 s that way, and does in 3 s
+// this way (docs/bench/rounds); and the only state the points write is
+// pc, at a switch (a flag set at every point was 4079 of the 18492
+// assignments ESBMC kept for mix000_pso at 3 rounds, docs/bench/s23-esbmc-solver).
 func (e *emitter) point(sw program.Label, pos program.Pos) {
-	k := intc(int64(e.npcs))
+	kv := int64(e.npcs)
+	k := intc(kv)
 	e.npcs++
 	pre, next := e.next, e.l("pre")
 	e.next = next
-	skip := e.b.skip
 	body, out := e.l("at"), e.l("out")
-	e.emit(&program.Instr{Label: pre, Op: program.OpGoto, Rhs: bin(program.LAnd, skip, bin(program.Ne, e.st.pc, k)), Targets: []program.Label{next}, Pos: pos})
-	e.emit(assign(e.l("resumed"), skip, intc(0), pos))
+	e.emit(&program.Instr{Label: pre, Op: program.OpGoto, Rhs: bin(program.Gt, e.st.pc, k), Targets: []program.Label{next}, Pos: pos})
 	// the choice first, so that it is drawn at every switch point (a
-	// checker's trace shows it) whatever the section
+	// checker's trace shows it) whatever the section; choose replaces it
+	// outside loops
 	guard := bin(program.LAnd, &program.Nondet{T: program.IntT}, bin(program.Eq, e.b.atomic, intc(0)))
+	e.sws = append(e.sws, swPoint{at: len(e.g.Body), k: kv})
 	e.emit(&program.Instr{Label: sw, Op: program.OpGoto, Rhs: guard, Targets: []program.Label{out}, Pos: pos, Msg: "context switch"})
 	e.emit(&program.Instr{Label: e.l("stay"), Op: program.OpGoto, Targets: []program.Label{body}, Pos: pos})
-	e.emit(assign(out, e.st.pc, k, pos))
-	e.emit(assign(e.l("out"), skip, intc(1), pos))
+	e.emit(assign(out, e.st.pc, intc(kv+switched), pos))
 	e.emit(&program.Instr{Label: e.l("out"), Op: program.OpGoto, Targets: []program.Label{next}, Pos: pos})
 	e.emit(&program.Instr{Label: body, Op: program.OpSkip, Pos: pos})
+}
+
+// choose gives every point outside the function's loops the guard
+// "k >= __ls_stop" for its choice, where __ls_stop is drawn once as the
+// function starts (Lazy-CSeq's one guess per context), and leaves a
+// choice of its own to each point inside a loop, which a run may pass
+// several times. The runs are those of a choice per point: outside loops
+// a run passes points in increasing order, so the first point where it
+// switches out (when no atomic section is open) is the one it chose, and
+// a switch inside a loop goes with a __ls_stop past every point. A
+// checker then draws one value per context instead of one per point
+// (ESBMC 8.4 on mix000_pso at 3 rounds: 23579 assignments without probes,
+// 33997 with one probe per point; docs/bench/s23-esbmc-solver).
+func (e *emitter) choose() {
+	loops := e.g.Loops()
+	for _, p := range e.sws {
+		if len(loops[p.at]) > 0 {
+			continue
+		}
+		in := e.g.Body[p.at]
+		in.Rhs = bin(program.LAnd, bin(program.Ge, intc(p.k), e.b.stop), bin(program.Eq, e.b.atomic, intc(0)))
+	}
 }
 
 // end ends the instance: the result of orig (a Return or Exit; nil: the
@@ -265,9 +307,17 @@ func (e *emitter) body(a *act) error {
 				}
 				c.Targets = append(c.Targets, sw[k])
 			}
+			if f.LoopHead(j) >= 0 {
+				// a back edge: the points it leads to lie below pc,
+				// which the run has passed (see point)
+				e.emit(assign(l("loop"), e.st.pc, intc(-1), in.Pos))
+			}
 			e.mapped(&c, in.Label, true, -1)
 		case program.OpDecl:
 			cs := cells(a.vars[in.Var])
+			if overwritten(f, j) {
+				cs = nil // its value is never read (see overwritten)
+			}
 			if len(cs) == 0 {
 				e.mapped(&program.Instr{Label: l("x"), Op: program.OpSkip, Pos: in.Pos}, in.Label, true, -1)
 			}
@@ -347,6 +397,36 @@ func (e *emitter) body(a *act) error {
 		e.leave(a, f.Pos)
 	}
 	return nil
+}
+
+// overwritten reports whether the local that the Decl at index j of f
+// brings into scope is assigned, whole, by the next instruction, which
+// does not read it: its indeterminate value is never read, so the
+// sequential program draws none (the front end's temporaries, declared
+// right before their first assignment: a third of ESBMC's assignments on
+// pthread-wmm's sequentialisations were their draws and probes). The
+// mapped Decl step then has no values, and the input's replay draws 0,
+// which nothing reads either. A local whose address is taken keeps its
+// draw.
+func overwritten(f *program.Func, j int) bool {
+	if j+1 >= len(f.Body) {
+		return false
+	}
+	decl, next := f.Body[j], f.Body[j+1]
+	v := f.Var(decl.Var)
+	if v == nil || v.AddrTaken || !v.Type.IsScalar() || next.Op != program.OpAssign {
+		return false
+	}
+	lhs, ok := next.Lhs.(*program.Ref)
+	if !ok || !lhs.Local || lhs.Name != decl.Var {
+		return false
+	}
+	for _, r := range program.Refs(next.Rhs) {
+		if r.Local && r.Name == decl.Var {
+			return false
+		}
+	}
+	return true
 }
 
 // leave ends the atomic section of an atomic callee (as the interpreter,
