@@ -21,3 +21,6 @@ run cegpv-s23b -modes plain@esbmc -verify-flags "--explicit=false" -out $OUT/alo
 # 3. cegpv mode over ESBMC, and the built-in backend, on the same sequentialisations
 run cegpv-s23d -modes cegpv@esbmc -verify-flags "--explicit=false --rounds 3" -out $OUT/cegpv-esbmc-r3       # cegpv-esbmc-r3.csv
 run cegpv-s23d -modes plain,cegpv -verify-flags "--explicit=false --rounds 3" -out $OUT/builtin-r3           # builtin-r3.csv
+# 4. (from the repository root) the 86 pthread, pthread-ext and pthread-lit tasks over ESBMC at
+#    2 rounds, as docs/bench/s22-esbmc-pthread/run.sh step 1                   # pthread-r2.csv
+#   bin/cegpv-s23d bench --modes plain@esbmc,cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/pthread-r2 docs/bench/s21-rounds/pthread.tsv
