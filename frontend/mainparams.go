@@ -23,9 +23,11 @@ const argvStrLen = 4
 //	argv[argc] = 0;
 //	for (i = 0; i < argc; i++) {               // the strings
 //		n = nondet(int); assume(0 <= n && n <= L + 1);
-//		s = malloc((n <= L ? n + 1 : L + 1) * sizeof(char));  // contents nondet
+//		s = malloc((n <= L ? n + 1 : L + 1) * sizeof(char));
 //		if (n <= L) s[n] = 0;
-//		for (j = 0; j <= L && j < n; j++) assume(s[j] != 0);  // unrolled
+//		for (j = 0; j <= L && j < n; j++) {        // unrolled
+//			s[j] = nondet(char); assume(s[j] != 0);
+//		}
 //		argv[i] = s;
 //	}
 //
@@ -42,7 +44,11 @@ const argvStrLen = 4
 // value. Every real command line (of at most the unwinding bound's
 // arguments) is thus a state of the model and every state of the model is a
 // real command line, as far as the program can read it without an invalid
-// access. Library functions that read the strings (atoi, strtol, strlen,
+// access. Every character is drawn by an explicit nondet store rather than
+// left as malloc's indeterminate contents: an external checker's trace shows
+// a drawn value (a probe, backend/external) but not a heap block's initial
+// contents, so a counterexample through the strings can be followed and
+// replayed. Library functions that read the strings (atoi, strtol, strlen,
 // sscanf, ...) stay opaque (frontend/extern.go).
 func (fl *funcLowerer) mainParams(n cc.Node, body *cc.CompoundStatement) {
 	l := fl.l
@@ -109,6 +115,7 @@ func (fl *funcLowerer) mainParams(n cc.Node, body *cc.CompoundStatement) {
 		done := fl.newLabel()
 		for j := int64(0); j <= argvStrLen; j++ {
 			fl.jump(done, bin(program.Le, strLen, int0(j)))
+			fl.assign(fl.elemAt(n, str, j), &program.Nondet{T: ct})
 			fl.emitOp(program.OpAssume, nil, bin(program.Ne, fl.elemAt(n, str, j), int0(0)))
 		}
 		fl.place(done)

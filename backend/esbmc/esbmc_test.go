@@ -189,6 +189,27 @@ int main(void) {
 	}
 }
 
+// TestLiveArgv: ESBMC's counterexample through main's command-line
+// strings is followed and replays. The front end draws each character
+// with a store of its own (frontend/mainparams.go), which the printed
+// program probes; as malloc's indeterminate contents, which ESBMC's trace
+// does not show, they were unfollowable (the trace read as all zeros).
+func TestLiveArgv(t *testing.T) {
+	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
+	src, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "argv_dash_unsafe.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lower(t, string(src))
+	res, err := New(Options{Path: bin}).Check(context.Background(), p, backend.Bounds{Unwind: 3, Timeout: time.Minute})
+	if err != nil || res.Verdict != backend.Unsafe {
+		t.Fatalf("%v %s %v", res.Verdict, res.Reason, err)
+	}
+	if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+		t.Errorf("the run does not replay: %v %v", out, err)
+	}
+}
+
 // alive reports whether pid runs (a zombie waiting for a reaper does not).
 func alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
