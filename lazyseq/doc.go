@@ -41,7 +41,10 @@
 // the only way back to a point below __ls_pc_i, sets it to -1). A checker
 // thus carries one pending branch at a time, and the points write no
 // state but __ls_pc_i at a switch. A Decl whose local the next
-// instruction overwrites draws no value (the front end's temporaries).
+// instruction overwrites draws no value (the front end's temporaries),
+// and main's instructions that run before any thread exists (none of its
+// Spawns, nor a call that may spawn, leads to them) have no point: a
+// switch there would end a round in which nothing else runs.
 // The new main calls, for
 // round 1..R and each instance in order, the instance's function when it
 // has been created and has not ended. Lock and Unlock are kept (in a

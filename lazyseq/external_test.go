@@ -21,6 +21,7 @@ var liveProgs = map[string]int{
 	"calls_unsafe.c":                3, // calls through pointers, recursion, an atomic function, pthread_exit in a callee
 	"calls_safe.c":                  2,
 	"thread_result_nondet_unsafe.c": 2, // results drawn nondeterministically, as pthread-wmm's
+	"argv_dash_unsafe.c":            1, // the command line's characters, drawn before any thread (no switch point)
 }
 
 // TestExternal checks the sequentialisation of liveProgs with ESBMC and

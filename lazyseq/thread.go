@@ -96,6 +96,10 @@ type act struct {
 	root  bool
 	lhs   program.Expr
 	after program.Label
+	// alone, when not nil, marks the instructions that run while the
+	// instance is the only one (see aloneBefore); a callee's alone is all
+	// true or nil.
+	alone []bool
 }
 
 // atomic reports whether the activation runs inside an atomic function
@@ -159,6 +163,9 @@ func (b *builder) thread(i int) (*program.Func, error) {
 	e := &emitter{b: b, i: i, st: b.state[i], base: fmt.Sprintf("ls%d.", i),
 		g: &program.Func{Name: sl.name, Result: program.VoidType, Pos: sl.fn.Pos}}
 	root := &act{fn: sl.fn, vars: map[string]*program.Ref{}, stack: []*program.Func{sl.fn}, root: true}
+	if i == 0 {
+		root.alone = b.aloneBefore(sl.fn)
+	}
 	for _, v := range append(append([]*program.Var(nil), sl.fn.Params...), sl.fn.Locals...) {
 		root.vars[v.Name] = &program.Ref{Name: b.locals[i][v.Name], T: v.Type}
 	}
@@ -282,7 +289,7 @@ func (e *emitter) body(a *act) error {
 			return program.Errorf(program.Unsupported, "%s: lazyseq: the sequential program exceeds %d instructions (calls are inlined per call site, thread instance and recursion depth)", in.Pos, MaxInstrs)
 		}
 		l := func(s string) program.Label { return e.l(string(in.Label) + "." + s) }
-		if (a.root && j == 0) || visible(f, in) && !a.atomic() {
+		if (a.root && j == 0) || visible(f, in) && !a.atomic() && (a.alone == nil || !a.alone[j]) {
 			e.point(sw[j], in.Pos)
 		} else {
 			e.emit(&program.Instr{Label: sw[j], Op: program.OpSkip, Pos: in.Pos})
@@ -397,6 +404,69 @@ func (e *emitter) body(a *act) error {
 		e.leave(a, f.Pos)
 	}
 	return nil
+}
+
+// aloneBefore marks the instructions of main (instance 0) that no run
+// reaches after a thread has been created: those not reachable in main's
+// control flow from a Spawn or a call of a function that may spawn. While main runs them it is the only instance, so a switch
+// there ends a round in which no other instance runs, and main resumes at
+// the same point in the next: the run without that switch reaches the
+// same states in fewer rounds. Their points are left out (main's
+// argument set-up and initialisation loops: for reorder_2 at 2 rounds a
+// point before each of argv's characters). main called by a function
+// (its body inlined elsewhere) keeps every point.
+func (b *builder) aloneBefore(main *program.Func) []bool {
+	for _, f := range b.p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == program.OpCall || in.Op == program.OpSpawn {
+				for _, g := range b.targets(in) {
+					if g == main {
+						return nil
+					}
+				}
+			}
+		}
+	}
+	succ := main.Succs()
+	alone := make([]bool, len(main.Body))
+	for j := range alone {
+		alone[j] = true
+	}
+	var work []int
+	for j, in := range main.Body {
+		spawner := in.Op == program.OpSpawn
+		if in.Op == program.OpCall {
+			for _, g := range b.targets(in) {
+				spawner = spawner || b.spawns(g)
+			}
+		}
+		if spawner {
+			work = append(work, succ[j]...)
+		}
+	}
+	for len(work) > 0 {
+		j := work[len(work)-1]
+		work = work[:len(work)-1]
+		if j >= len(alone) || !alone[j] {
+			continue
+		}
+		alone[j] = false
+		work = append(work, succ[j]...)
+	}
+	return alone
+}
+
+// spawns reports whether f or a function its calls may reach creates a
+// thread.
+func (b *builder) spawns(f *program.Func) bool {
+	for _, g := range b.reach(f) {
+		for _, in := range g.Body {
+			if in.Op == program.OpSpawn {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // overwritten reports whether the local that the Decl at index j of f
@@ -521,6 +591,12 @@ func (e *emitter) call(a *act, in, c *program.Instr, l func(string) program.Labe
 			continue
 		}
 		callee := &act{fn: f, vars: map[string]*program.Ref{}, stack: append(append([]*program.Func(nil), a.stack...), f), lhs: lhs, after: after}
+		if j := a.fn.Index(in.Label); a.alone != nil && j >= 0 && a.alone[j] && !e.b.spawns(f) {
+			callee.alone = make([]bool, len(f.Body))
+			for k := range callee.alone {
+				callee.alone[k] = true
+			}
+		}
 		for _, v := range append(append([]*program.Var(nil), f.Params...), f.Locals...) {
 			r := e.b.global(fmt.Sprintf("%d_%s_%s", e.i, f.Name, v.Name), v.Type, nil)
 			g := e.b.q.Globals[len(e.b.q.Globals)-1]
