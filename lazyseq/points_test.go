@@ -2,6 +2,7 @@ package lazyseq
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -102,5 +103,77 @@ int main(void) {
 	}
 	if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
 		t.Fatalf("replay: %v %v", out, err)
+	}
+}
+
+// TestClosedSections: the points inside a closed atomic section (see
+// closedSections) are left out and its count updates are Skips, while a
+// section with a branch keeps the count that disables its points at run
+// time, also around a closed section nested in it. Each worker leaves x
+// odd for a moment; main must never see it (safe), and does in two rounds
+// when the section is not atomic (unsafe). Truth: the sections make the
+// odd value invisible to main (program.doc: no other thread runs inside a
+// section); without them, a switch after x = x + 1 shows it.
+func TestClosedSections(t *testing.T) {
+	const head = `#include <pthread.h>
+#include <assert.h>
+int x, y;
+void *w(void *a) {
+  %s
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  assert(x == 0);
+  pthread_join(t, 0);
+  return 0;
+}
+`
+	const b, e = "__VERIFIER_atomic_begin();", "__VERIFIER_atomic_end();"
+	cases := []struct {
+		name, body string
+		want       backend.Verdict
+		closed     bool // the worker's only point on line 5 is the one before the section
+	}{
+		{"closed", b + " x = x + 1; y = y + 1; x = x - 1; " + e, backend.Safe, true},
+		{"branch", b + " x = x + 1; if (y == 0) y = 2; x = x - 1; " + e, backend.Safe, false},
+		{"nested", b + " if (y == 0) y = 3; " + b + " x = x + 1; " + e + " y = y + 1; x = x - 1; " + e, backend.Safe, false},
+		{"none", "x = x + 1; y = y + 1; x = x - 1;", backend.Unsafe, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := frontend.Lower("sections.c", []byte(fmt.Sprintf(head, c.body)), frontend.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, _, err := Sequentialize(p, Options{Rounds: 3, Threads: 1, Unwind: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			on5 := 0
+			for _, in := range q.Func("__ls_thread_1").Body {
+				if in.Msg == "context switch" && in.Pos.Line == 5 {
+					on5++
+				}
+			}
+			if c.closed && on5 != 1 || !c.closed && on5 < 2 {
+				t.Errorf("%d switch points on line 5 (closed section: %v)", on5, c.closed)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			res, err := Backend{Inner: builtin.New(builtin.Options{}), Rounds: 3}.Check(ctx, p, backend.Bounds{Unwind: 2, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != c.want {
+				t.Fatalf("%v (%s), want %v", res.Verdict, res.Reason, c.want)
+			}
+			if res.Verdict == backend.Unsafe {
+				if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+					t.Fatalf("replay: %v %v", out, err)
+				}
+			}
+		})
 	}
 }
