@@ -44,7 +44,11 @@
 // instruction overwrites draws no value (the front end's temporaries),
 // and main's instructions that run before any thread exists (none of its
 // Spawns, nor a call that may spawn, leads to them) have no point: a
-// switch there would end a round in which nothing else runs.
+// switch there would end a round in which nothing else runs. Nor has an
+// instruction inside a closed atomic section (straight-line code from an
+// AtomicBegin to its AtomicEnd, entered and left only there: the
+// refinement monitor's bracket), whose point no run could take; such a
+// section does not count into __ls_atomic either.
 // The new main calls, for
 // round 1..R and each instance in order, the instance's function when it
 // has been created and has not ended. Lock and Unlock are kept (in a
