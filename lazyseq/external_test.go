@@ -22,6 +22,7 @@ var liveProgs = map[string]int{
 	"calls_safe.c":                  2,
 	"thread_result_nondet_unsafe.c": 2, // results drawn nondeterministically, as pthread-wmm's
 	"argv_dash_unsafe.c":            1, // the command line's characters, drawn before any thread (no switch point)
+	"atomic_section_unsafe.c":       2, // closed atomic sections (no switch point inside)
 }
 
 // TestExternal checks the sequentialisation of liveProgs with ESBMC and
