@@ -189,24 +189,33 @@ int main(void) {
 	}
 }
 
-// TestLiveArgv: ESBMC's counterexample through main's command-line
-// strings is followed and replays. The front end draws each character
-// with a store of its own (frontend/mainparams.go), which the printed
-// program probes; as malloc's indeterminate contents, which ESBMC's trace
-// does not show, they were unfollowable (the trace read as all zeros).
-func TestLiveArgv(t *testing.T) {
+// TestLiveFollowed: ESBMC's counterexamples that cegpv once could not
+// follow are followed and replay. argv_dash_unsafe goes through main's
+// command-line strings, whose characters the front end draws with stores
+// of their own (frontend/mainparams.go), which the printed program
+// probes; as malloc's indeterminate contents, which ESBMC's trace does
+// not show, the trace read as all zeros. In user_lock_param_unsafe thr1
+// checks count while another thread has it at -1; ESBMC's trace shows no
+// read, and the follower placed the check at thr1's next state, after
+// count was back at 0, until the guard was printed into a read probe
+// (external.ReadName).
+func TestLiveFollowed(t *testing.T) {
 	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
-	src, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "testdata", "progs", "argv_dash_unsafe.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := lower(t, string(src))
-	res, err := New(Options{Path: bin}).Check(context.Background(), p, backend.Bounds{Unwind: 3, Timeout: time.Minute})
-	if err != nil || res.Verdict != backend.Unsafe {
-		t.Fatalf("%v %s %v", res.Verdict, res.Reason, err)
-	}
-	if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
-		t.Errorf("the run does not replay: %v %v", out, err)
+	for _, name := range []string{"argv_dash_unsafe.c", "user_lock_param_unsafe.c"} {
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "testdata", "progs", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := lower(t, string(src))
+			res, err := New(Options{Path: bin}).Check(context.Background(), p, backend.Bounds{Unwind: 3, Timeout: time.Minute})
+			if err != nil || res.Verdict != backend.Unsafe {
+				t.Fatalf("%v %s %v", res.Verdict, res.Reason, err)
+			}
+			if out, err := interp.Replay(p, res.Run); err != nil || out.Status != interp.Violated {
+				t.Errorf("the run does not replay: %v %v", out, err)
+			}
+		})
 	}
 }
 
@@ -232,7 +241,10 @@ func alive(pid int) bool {
 // element of the array, and a call's result stored after the callee's own
 // call returned.
 func TestRecordedTraces(t *testing.T) {
-	for _, name := range []string{"ptrstore"} {
+	for name, c := range map[string]struct {
+		model program.DataModel
+		prop  string
+	}{"ptrstore": {program.ILP32, "main.assertion.1"}, "tsd": {program.LP64, "t2.assertion.1"}} {
 		t.Run(name, func(t *testing.T) {
 			base, err := filepath.Abs(filepath.Join("testdata", "recorded", name))
 			if err != nil {
@@ -242,15 +254,15 @@ func TestRecordedTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := lowertest.CModel(t, program.ILP32, name+".c", string(src))
+			p := lowertest.CModel(t, c.model, name+".c", string(src))
 			t.Setenv("CEGPV_RECORDED", base)
 			res, err := New(Options{Path: fake(t, "recorded.sh")}).Check(context.Background(), p, backend.Bounds{Unwind: 5})
 			if err != nil || res.Verdict != backend.Unsafe {
 				t.Fatalf("%v %s, %v; want Unsafe", res.Verdict, res.Reason, err)
 			}
 			out, err := interp.Replay(p, res.Run)
-			if err != nil || out.Status != interp.Violated || out.Run.Violated != "main.assertion.1" {
-				t.Errorf("the run does not replay as main.assertion.1: %v %v", out, err)
+			if err != nil || out.Status != interp.Violated || out.Run.Violated != c.prop {
+				t.Errorf("the run does not replay as %s: %v %v", c.prop, out, err)
 			}
 		})
 	}

@@ -20,6 +20,11 @@
 //     trace shows every nondeterministic value drawn (also in branch guards
 //     and assumptions, where the checker shows no assignment), and no line
 //     moves: the line map stays that of program.Print.
+//   - Read probes: in a program with threads, the guard of a goto that
+//     reads shared memory is printed as (__cegpv_rd_<line> = (guard)), so
+//     that the trace shows when the guard was read, between which stores
+//     of the other threads (a trace shows stores, never reads); no line
+//     moves.
 //   - MapTrace never guesses: it executes the program with interp.Stepper,
 //     each thread advanced to the line of each trace state in trace order,
 //     with the probed nondeterministic values; a trace that does not lead to

@@ -194,3 +194,88 @@ func TestViolationUnwinding(t *testing.T) {
 		t.Fatalf("recursion: %v %v", res, err)
 	}
 }
+
+// TestReadProbes: in a program with threads, a goto whose guard reads
+// shared memory prints its guard into a read probe (no line moves), and
+// the probe's trace state places the branch between the other thread's
+// stores: main reads x while the worker has it at 1, so the error is
+// reached; followed without that state, the branch would run at the
+// violation, after x is back at 0, and the trace could not be followed.
+// A program without threads gets no read probe.
+func TestReadProbes(t *testing.T) {
+	const src = `#include <pthread.h>
+extern void reach_error(void);
+int x;
+void *w(void *a) { x = 1; x = 0; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  if (x == 1) reach_error();
+  return 0;
+}
+`
+	p, err := frontend.Lower("r.c", []byte(src), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Print(p, t.TempDir(), "prog.c", PrintOptions{InlineAtomic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain strings.Builder
+	program.Print(&plain, p)
+	text := strings.Split(string(pr.Text), "\n")
+	if n := len(strings.Split(plain.String(), "\n")); n != len(text) {
+		t.Fatalf("lines moved: %d vs %d", n, len(text))
+	}
+	if len(pr.Reads) != 1 {
+		t.Fatalf("read probes on lines %v, want one (main's guard)", pr.Reads)
+	}
+	var rd int
+	for line := range pr.Reads {
+		rd = line
+	}
+	if !strings.Contains(text[rd-1], "if (("+ReadName(rd)+" = (") {
+		t.Fatalf("line %d: %q", rd, text[rd-1])
+	}
+	lineOf := func(s string) int {
+		for i, l := range text {
+			if strings.Contains(l, s) {
+				return i + 1
+			}
+		}
+		t.Fatalf("no line %q", s)
+		return 0
+	}
+	set, reset := lineOf("x = 1;"), lineOf("x = 0;")
+	states := []State{
+		{Thread: 1, File: "prog.c", Line: set, Lhs: "x", Value: "1"},
+		{Thread: 0, File: "prog.c", Line: rd, Lhs: ReadName(rd), Value: "0"},
+		{Thread: 1, File: "prog.c", Line: reset, Lhs: "x", Value: "0"},
+	}
+	tr := &Trace{States: states, Violation: &State{Thread: 0, File: "prog.c", Line: assertLine(t, p, pr)}}
+	run, err := MapTrace("fake", p, pr, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := interp.Replay(p, run); err != nil || out.Status != interp.Violated {
+		t.Errorf("replay: %v", err)
+	}
+	// the same trace without the probe's state cannot be followed
+	tr.States = []State{states[0], states[2]}
+	if _, err := MapTrace("fake", p, pr, tr); program.KindOf(err) != program.BadOutput {
+		t.Errorf("without the read probe's state: %v, want BadOutput", err)
+	}
+
+	q, err := frontend.Lower("g.c", []byte(guardSrc), frontend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq, err := Print(q, t.TempDir(), "prog.c", PrintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pq.Reads) != 0 || strings.Contains(string(pq.Text), "__cegpv_rd_") {
+		t.Errorf("a program without threads got read probes: %v", pq.Reads)
+	}
+}

@@ -24,7 +24,10 @@ type Printed struct {
 	// Switch holds the lines of multi-target gotos whose last probe is the
 	// selector of the printed switch.
 	Switch map[int]bool
-	Text   []byte
+	// Reads holds the lines of guarded gotos whose guard is printed with a
+	// read probe (see readProbes).
+	Reads map[int]bool
+	Text  []byte
 }
 
 // Remove deletes the temporary directory.
@@ -62,6 +65,7 @@ func Print(p *program.Program, tmpDir, name string, opts PrintOptions) (*Printed
 		return nil, err
 	}
 	text, probes, sw := addProbes(p, buf.Bytes(), lm)
+	text, reads := readProbes(p, text, lm, probes)
 	text = handles(p, text, lm)
 	if opts.InlineAtomic {
 		if text, err = inlineAtomic(p, text, lm); err != nil {
@@ -72,12 +76,93 @@ func Print(p *program.Program, tmpDir, name string, opts PrintOptions) (*Printed
 	if err != nil {
 		return nil, program.Errorf(program.Internal, "temporary directory: %v", err)
 	}
-	pr := &Printed{Dir: dir, File: filepath.Join(dir, name), Lines: lm, Probes: probes, Switch: sw, Text: text}
+	pr := &Printed{Dir: dir, File: filepath.Join(dir, name), Lines: lm, Probes: probes, Switch: sw, Reads: reads, Text: text}
 	if err := os.WriteFile(pr.File, text, 0o644); err != nil {
 		pr.Remove()
 		return nil, program.Errorf(program.Internal, "writing %s: %v", pr.File, err)
 	}
 	return pr, nil
+}
+
+// ReadName is the read probe of the guarded goto on a line.
+func ReadName(line int) string { return fmt.Sprintf("__cegpv_rd_%d", line) }
+
+// readProbes prints the guard of every guarded single-target goto that
+// reads shared memory (a global, a local whose address is taken, or
+// through a pointer), in a program with threads, as an assignment to a
+// read probe: `if ((__cegpv_rd_<line> = (c))) goto L;`, the probe an int
+// local of the function declared on its opening brace's line. A checker's
+// trace shows no read, only stores; the probe's state shows when the
+// guard was evaluated (after which writes of other threads), which the
+// trace follower needs to place the branch in the interleaving (ESBMC on
+// user_lock_param_unsafe.c: a check of count >= 0 made while another
+// thread had count at -1, placed by the follower at the thread's next
+// state, after count was back at 0, could not be followed). Lines with
+// nondet probes keep theirs only (their states place the branch already).
+// Lines do not move.
+func readProbes(p *program.Program, text []byte, lm program.LineMap, probes map[int][]string) ([]byte, map[int]bool) {
+	reads := map[int]bool{}
+	threads := false
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			threads = threads || in.Op == program.OpSpawn
+		}
+	}
+	if !threads {
+		return text, reads
+	}
+	lines := strings.Split(string(text), "\n")
+	ix := program.NewIndex(p)
+	decls := map[int][]string{}
+	for line, l := range lm {
+		in, f := ix.Instr[l], ix.Func[l]
+		if in == nil || f == nil || in.Op != program.OpGoto || in.Rhs == nil || len(in.Targets) != 1 ||
+			len(probes[line]) > 0 || program.HasNondet(in.Rhs) || line < 1 || line > len(lines) || !readsShared(f, in.Rhs) {
+			continue
+		}
+		src := lines[line-1]
+		i, j := strings.Index(src, "if ("), strings.LastIndex(src, ") goto ")
+		if i < 0 || j < i+4 || !strings.HasSuffix(src, ";") {
+			continue
+		}
+		brace := line - 1
+		for brace >= 1 && lines[brace-1] != "{" && !strings.HasPrefix(lines[brace-1], "{ ") {
+			brace--
+		}
+		if brace < 1 {
+			continue
+		}
+		v := ReadName(line)
+		lines[line-1] = src[:i] + "if ((" + v + " = (" + src[i+4:j] + ")))" + src[j+1:]
+		decls[brace] = append(decls[brace], "int "+v+";")
+		reads[line] = true
+	}
+	for brace, ds := range decls {
+		sort.Strings(ds)
+		lines[brace-1] += " " + strings.Join(ds, " ")
+	}
+	return []byte(strings.Join(lines, "\n")), reads
+}
+
+// readsShared reports whether e reads memory another thread may write.
+func readsShared(f *program.Func, e program.Expr) bool {
+	shared := false
+	program.Walk(e, func(x program.Expr) bool {
+		switch x := x.(type) {
+		case *program.AddrOf:
+			if _, ok := x.X.(*program.Ref); ok {
+				return false // an address, not a read (a checker folds &a != 0 away, showing no state)
+			}
+		case *program.Deref:
+			shared = true
+		case *program.Ref:
+			if v := f.Var(x.Name); !x.Local || v == nil || v.AddrTaken {
+				shared = true
+			}
+		}
+		return !shared
+	})
+	return shared
 }
 
 // ProbeName is the probe variable of the k-th nondet call on a line.

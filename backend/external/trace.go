@@ -77,6 +77,23 @@ func probeOf(lhs string) (line, k int, ok bool) {
 	return line, k, err1 == nil && err2 == nil
 }
 
+// readOf returns the line of a read probe's name (ReadName).
+func readOf(lhs string) (line int, ok bool) {
+	rest, found := strings.CutPrefix(lhs, "__cegpv_rd_")
+	if !found {
+		return 0, false
+	}
+	line, err := strconv.Atoi(rest)
+	return line, err == nil
+}
+
+// probed reports whether the instruction at l shows a state of its own in
+// a trace before it runs: its nondet probes or its read probe.
+func (f *follower) probed(l program.Label) bool {
+	line := f.lineOf(l)
+	return len(f.pr.Probes[line]) > 0 || f.pr.Reads[line]
+}
+
 // maxAdvance bounds the steps one thread takes to reach a trace state.
 const maxAdvance = 1 << 16
 
@@ -302,6 +319,20 @@ func (f *follower) state(s State, lab program.Label) error {
 	if line, _, ok := probeOf(s.Lhs); ok && line != s.Line {
 		return nil // a probe's declaration
 	}
+	if line, ok := readOf(s.Lhs); ok {
+		if line != s.Line || !f.pr.Reads[line] {
+			return nil // its declaration
+		}
+		// the guard was evaluated here, between the other threads'
+		// states around it
+		if err := f.advance(t, lab, nil); err != nil {
+			return err
+		}
+		if f.eager {
+			f.runInvisible(t)
+		}
+		return nil
+	}
 	if f.last[t] == lab {
 		if _, k, ok := probeOf(s.Lhs); ok {
 			if !f.seenK[t][k] {
@@ -371,7 +402,7 @@ func (f *follower) finishCall(t int, lab program.Label) *follower {
 		}
 		l := g.st.Next(t)
 		in := g.ix.Instr[l]
-		if in == nil || len(g.pr.Probes[g.lineOf(l)]) > 0 {
+		if in == nil || g.probed(l) {
 			return nil
 		}
 		switch in.Op {
@@ -426,7 +457,7 @@ func (f *follower) runInvisible(t int) {
 		default:
 			return
 		}
-		if len(f.pr.Probes[f.lineOf(l)]) > 0 {
+		if f.probed(l) {
 			return
 		}
 		if f.exec(t, l, nil) != nil {
@@ -440,8 +471,11 @@ func (f *follower) lineOf(l program.Label) int { return f.lines[l] }
 // unblock lets other threads take steps that show no state in a trace
 // (a thread stopped at its last state may still have to leave an atomic
 // section, release a lock or end before t can go on). It reports whether
-// some thread moved.
-func (f *follower) unblock(t int) bool {
+// some thread moved. A goto with a read probe waits for its state, unless
+// lenient: a checker shows none for a guard it folded to a constant, and
+// a thread past its last state may still have to pass one (the replay
+// checks whatever placement results).
+func (f *follower) unblock(t int, lenient bool) bool {
 	// a thread inside an atomic section must leave it first: the trace
 	// shows t's step after it, so the section ended before
 	for u := 0; u < f.st.Threads(); u++ {
@@ -490,7 +524,7 @@ func (f *follower) unblock(t int) bool {
 				i = maxAdvance
 				continue
 			}
-			if len(f.pr.Probes[f.lineOf(l)]) > 0 || f.exec(u, l, nil) != nil {
+			if len(f.pr.Probes[f.lineOf(l)]) > 0 || f.pr.Reads[f.lineOf(l)] && !lenient || f.exec(u, l, nil) != nil {
 				break
 			}
 			moved = true
@@ -516,7 +550,7 @@ func (f *follower) advance(t int, lab program.Label, s *State) error {
 func (f *follower) execWaiting(t int, cur program.Label, s *State) error {
 	err := f.exec(t, cur, s)
 	for tries := 0; err != nil && errors.Is(err, interp.ErrBlocked) && tries < 64; tries++ {
-		if !f.unblock(t) {
+		if !f.unblock(t, false) && !f.unblock(t, true) {
 			break
 		}
 		err = f.exec(t, cur, s)
