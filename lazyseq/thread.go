@@ -786,19 +786,10 @@ func visible(f *program.Func, in *program.Instr) bool {
 		v := f.Var(in.Var)
 		return v == nil || v.AddrTaken
 	}
-	shared := false
 	for _, e := range in.Operands() {
-		program.Walk(e, func(x program.Expr) bool {
-			switch x := x.(type) {
-			case *program.Deref:
-				shared = true
-			case *program.Ref:
-				if v := f.Var(x.Name); !x.Local || v == nil || v.AddrTaken {
-					shared = true
-				}
-			}
-			return !shared
-		})
+		if program.SharedAccess(f, e, true) {
+			return true
+		}
 	}
-	return shared
+	return false
 }

@@ -69,10 +69,6 @@ func LabelSetKey(s map[Label]bool) string {
 func SharedVisible(a *Program) map[Label]bool {
 	vis := map[Label]bool{}
 	for _, f := range a.Funcs {
-		addr := map[string]bool{}
-		for _, v := range append(append([]*Var(nil), f.Params...), f.Locals...) {
-			addr[v.Name] = v.AddrTaken
-		}
 		for _, in := range f.Body {
 			if in.Sliced {
 				continue
@@ -82,24 +78,39 @@ func SharedVisible(a *Program) map[Label]bool {
 				vis[in.Label] = true
 				continue
 			}
-			shared := false
 			for _, e := range in.Operands() {
-				Walk(e, func(x Expr) bool {
-					switch x := x.(type) {
-					case *Ref:
-						if !x.Local || addr[x.Name] {
-							shared = true
-						}
-					case *Deref:
-						shared = true
-					}
-					return !shared
-				})
-			}
-			if shared {
-				vis[in.Label] = true
+				if SharedAccess(f, e, true) {
+					vis[in.Label] = true
+					break
+				}
 			}
 		}
 	}
 	return vis
+}
+
+// SharedAccess reports whether evaluating e (an expression of f) touches
+// memory another thread may access: a global, a dereference, or a local of
+// f whose address is taken (or that f does not declare). With addrs false
+// the address of a variable (&v) is not an access: it reads nothing. The
+// one notion of shared access of the visible sets, lazyseq's switch points
+// and the external checkers' read probes.
+func SharedAccess(f *Func, e Expr, addrs bool) bool {
+	shared := false
+	Walk(e, func(x Expr) bool {
+		switch x := x.(type) {
+		case *AddrOf:
+			if _, ok := x.X.(*Ref); ok && !addrs {
+				return false
+			}
+		case *Ref:
+			if v := f.Var(x.Name); !x.Local || v == nil || v.AddrTaken {
+				shared = true
+			}
+		case *Deref:
+			shared = true
+		}
+		return !shared
+	})
+	return shared
 }

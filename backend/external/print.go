@@ -117,7 +117,7 @@ func readProbes(p *program.Program, text []byte, lm program.LineMap, probes map[
 	for line, l := range lm {
 		in, f := ix.Instr[l], ix.Func[l]
 		if in == nil || f == nil || in.Op != program.OpGoto || in.Rhs == nil || len(in.Targets) != 1 ||
-			len(probes[line]) > 0 || program.HasNondet(in.Rhs) || line < 1 || line > len(lines) || !readsShared(f, in.Rhs) {
+			len(probes[line]) > 0 || program.HasNondet(in.Rhs) || line < 1 || line > len(lines) || !program.SharedAccess(f, in.Rhs, false) {
 			continue
 		}
 		src := lines[line-1]
@@ -142,27 +142,6 @@ func readProbes(p *program.Program, text []byte, lm program.LineMap, probes map[
 		lines[brace-1] += " " + strings.Join(ds, " ")
 	}
 	return []byte(strings.Join(lines, "\n")), reads
-}
-
-// readsShared reports whether e reads memory another thread may write.
-func readsShared(f *program.Func, e program.Expr) bool {
-	shared := false
-	program.Walk(e, func(x program.Expr) bool {
-		switch x := x.(type) {
-		case *program.AddrOf:
-			if _, ok := x.X.(*program.Ref); ok {
-				return false // an address, not a read (a checker folds &a != 0 away, showing no state)
-			}
-		case *program.Deref:
-			shared = true
-		case *program.Ref:
-			if v := f.Var(x.Name); !x.Local || v == nil || v.AddrTaken {
-				shared = true
-			}
-		}
-		return !shared
-	})
-	return shared
 }
 
 // ProbeName is the probe variable of the k-th nondet call on a line.
