@@ -7,10 +7,13 @@
 #   cegpv-s23d: session 23's last code (a4b85e0)
 #   cegpv-s24b: + argv's characters drawn explicitly, no point in main before any thread (5ef7c84)
 #   cegpv-s24c: + no point inside a closed atomic section (81930cb)
+#   cegpv-s24f: + read probes, program.SharedAccess (1aef7c2)
 set -e
 OUT=${OUT:-/tmp/b24}
 # 1. the 51-task pthread-wmm sample at 3 rounds over ESBMC, both modes           # wmm-esbmc-r3.csv
 (cd docs/bench/esbmc-search && ../../../bin/cegpv-s24b bench -timeout 60s -j 1 -modes plain@esbmc,cegpv@esbmc -verify-flags "--explicit=false --rounds 3" -out $OUT/wmm-esbmc-r3 sample9.tsv)
+#    and cegpv mode again, alone on the machine, with the last code            # wmm-cegpv-esbmc-r3-idle.csv
+(cd docs/bench/esbmc-search && ../../../bin/cegpv-s24f bench -timeout 60s -j 1 -modes cegpv@esbmc -verify-flags "--explicit=false --rounds 3" -out $OUT/wmm-cegpv-idle sample9.tsv)
 # 2. the 86 pthread, pthread-ext and pthread-lit tasks over ESBMC at 2 rounds       # pthread-r2.csv
 bin/cegpv-s24c bench --modes plain@esbmc,cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/pthread-r2 docs/bench/s21-rounds/pthread.tsv
 # 3. the CEGPV loop alone (--loop-only) on the 26 stack/queue-like tasks of step 2: per-check
