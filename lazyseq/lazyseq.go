@@ -117,6 +117,7 @@ type builder struct {
 	opts   Options
 	m      *Map
 	used   map[program.Label]bool
+	next   map[string]int    // label base -> the suffix to try next (see label)
 	sites  map[siteKey][]int // spawn site -> its instances
 	counts map[siteKey]string
 	names  map[string]bool
@@ -140,7 +141,7 @@ func Sequentialize(p *program.Program, opts Options) (*program.Program, *Map, er
 	if main == nil {
 		return nil, nil, program.Errorf(program.Unsupported, "lazyseq: %s has no main", p.File)
 	}
-	b := &builder{p: p, opts: opts, m: &Map{steps: map[program.Label]part{}, objs: map[string]bool{}}, used: map[program.Label]bool{},
+	b := &builder{p: p, opts: opts, m: &Map{steps: map[program.Label]part{}, objs: map[string]bool{}}, used: map[program.Label]bool{}, next: map[string]int{},
 		sites: map[siteKey][]int{}, counts: map[siteKey]string{}, names: map[string]bool{}, taken: takenFuncs(p)}
 	q := &program.Program{File: p.File, Model: p.Model, Types: p.Types}
 	b.q = q

@@ -10,7 +10,9 @@ import (
 func (b *builder) label(base string) program.Label {
 	l := program.Label(base)
 	if b.used[l] {
-		l = program.Fresh(nil, base, b.used)
+		var i int
+		l, i = program.FreshFrom(base, b.used, b.next[base])
+		b.next[base] = i + 1
 	}
 	b.used[l] = true
 	return l

@@ -415,11 +415,22 @@ func Fresh(p *Program, base string, used map[Label]bool) Label {
 			}
 		}
 	}
-	for i := 0; ; i++ {
+	l, _ := FreshFrom(base, used, 0)
+	return l
+}
+
+// FreshFrom is Fresh over used, trying the suffixes from the start-th on;
+// it also returns the index of the suffix it took. A translation that
+// derives many labels from one base passes that index + 1 as the next
+// start, and gets the labels Fresh would give (every suffix below it is
+// used) without rescanning them: from 0 each time, lazyseq spent 5 of its
+// 5.3 s on a goblint task's 11451-line sequentialisation.
+func FreshFrom(base string, used map[Label]bool, start int) (Label, int) {
+	for i := start; ; i++ {
 		l := Label(base + "." + suffix(i))
 		if !used[l] {
 			used[l] = true
-			return l
+			return l, i
 		}
 	}
 }
