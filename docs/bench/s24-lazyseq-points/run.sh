@@ -8,6 +8,7 @@
 #   cegpv-s24b: + argv's characters drawn explicitly, no point in main before any thread (5ef7c84)
 #   cegpv-s24c: + no point inside a closed atomic section (81930cb)
 #   cegpv-s24f: + read probes, program.SharedAccess (1aef7c2)
+#   cegpv-s24g: + fresh labels without rescans (7cb8f8d)
 set -e
 OUT=${OUT:-/tmp/b24}
 # 1. the 51-task pthread-wmm sample at 3 rounds over ESBMC, both modes           # wmm-esbmc-r3.csv
@@ -27,3 +28,17 @@ for f in $(tail -n +2 docs/bench/s24-lazyseq-points/loop.tsv | cut -f1 | grep -E
 python3 docs/bench/s24-lazyseq-points/iterations.py $OUT/lo > docs/bench/s24-lazyseq-points/loop-only.csv
 # 4. sv-comp-new, cegpv mode over ESBMC at 2 rounds (beside the fresh clone's make test)  # sv-comp-new-cegpv-r2.csv
 bin/cegpv-s24c bench --modes cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-cegpv-esbmc-r2 ../shared/bench/sv-comp-new/manifest.tsv
+#    then the 17 tasks that timed out, again with s24g (timeouts.tsv: their manifest lines,
+#    paths made absolute)                                                    # sv-comp-new-cegpv-r2-timeouts-again.csv
+python3 - "$OUT/svnew-cegpv-esbmc-r2/results.csv" "$(cd ../shared/bench/sv-comp-new && pwd)/" > $OUT/timeouts.tsv <<'PY'
+import csv, sys
+bad = {r['file'] for r in csv.DictReader(open(sys.argv[1])) if r['status'] != 'correct' and r['result'] != 'true'}
+lines = open(sys.argv[2] + 'manifest.tsv').read().split('\n')
+print(lines[0])
+for l in lines[1:]:
+    c = l.split('\t')
+    if l and c[0] in bad:
+        c[0], c[4] = sys.argv[2] + c[0], sys.argv[2] + c[4]
+        print('\t'.join(c))
+PY
+bin/cegpv-s24g bench --modes cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/redo $OUT/timeouts.tsv
