@@ -12,6 +12,16 @@ import (
 // instruction printed on it.
 type LineMap map[int]Label
 
+// Lines returns the lines of m in increasing order.
+func (m LineMap) Lines() []int {
+	out := make([]int, 0, len(m))
+	for line := range m {
+		out = append(out, line)
+	}
+	sort.Ints(out)
+	return out
+}
+
 // Print writes p as one C translation unit in the SV-COMP dialect (see
 // docs/conventions.md, "Printing"), one instruction per line, and returns
 // the line of every instruction. The output is deterministic.

@@ -404,6 +404,18 @@ func cloneVars(vs []*Var) []*Var {
 	return out
 }
 
+// Spawns reports whether p creates a thread (has a Spawn anywhere).
+func (p *Program) Spawns() bool {
+	for _, f := range p.Funcs {
+		for _, in := range f.Body {
+			if in.Op == OpSpawn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Fresh returns a label derived from base that is not used in p, of the
 // form "base.a", "base.b", ... ; used by translations that add instructions.
 func Fresh(p *Program, base string, used map[Label]bool) Label {

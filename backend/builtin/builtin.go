@@ -182,22 +182,10 @@ func (b *builtinBackend) symbolic(ctx context.Context, p *program.Program, bound
 // creates no thread, with the BeyondSolver.
 func (b *builtinBackend) optsFor(p *program.Program, bounds backend.Bounds) Options {
 	opts := b.opts
-	if bounds.DeepenFrom > 0 || !spawns(p) {
+	if bounds.DeepenFrom > 0 || !p.Spawns() {
 		opts.Solver = opts.BeyondSolver
 	}
 	return opts
-}
-
-// spawns reports whether p creates a thread.
-func spawns(p *program.Program) bool {
-	for _, f := range p.Funcs {
-		for _, in := range f.Body {
-			if in.Op == program.OpSpawn {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (b *builtinBackend) checkAt(ctx context.Context, p *program.Program, bounds backend.Bounds) (backend.Result, error) {

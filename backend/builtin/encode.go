@@ -227,7 +227,7 @@ func newEnc(p *program.Program, b backend.Bounds, clockInt bool) *enc {
 	if p.Model == program.LP64 {
 		e.offW = 64
 	}
-	e.sequential = !spawns(p)
+	e.sequential = !p.Spawns()
 	return e
 }
 

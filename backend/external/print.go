@@ -102,19 +102,14 @@ func ReadName(line int) string { return fmt.Sprintf("__cegpv_rd_%d", line) }
 // Lines do not move.
 func readProbes(p *program.Program, text []byte, lm program.LineMap, probes map[int][]string) ([]byte, map[int]bool) {
 	reads := map[int]bool{}
-	threads := false
-	for _, f := range p.Funcs {
-		for _, in := range f.Body {
-			threads = threads || in.Op == program.OpSpawn
-		}
-	}
-	if !threads {
+	if !p.Spawns() {
 		return text, reads
 	}
 	lines := strings.Split(string(text), "\n")
 	ix := program.NewIndex(p)
 	decls := map[int][]string{}
-	for line, l := range lm {
+	for _, line := range lm.Lines() {
+		l := lm[line]
 		in, f := ix.Instr[l], ix.Func[l]
 		if in == nil || f == nil || in.Op != program.OpGoto || in.Rhs == nil || len(in.Targets) != 1 ||
 			len(probes[line]) > 0 || program.HasNondet(in.Rhs) || line < 1 || line > len(lines) || !program.SharedAccess(f, in.Rhs, false) {
@@ -125,10 +120,7 @@ func readProbes(p *program.Program, text []byte, lm program.LineMap, probes map[
 		if i < 0 || j < i+4 || !strings.HasSuffix(src, ";") {
 			continue
 		}
-		brace := line - 1
-		for brace >= 1 && lines[brace-1] != "{" && !strings.HasPrefix(lines[brace-1], "{ ") {
-			brace--
-		}
+		brace := openingBrace(lines, line)
 		if brace < 1 {
 			continue
 		}
@@ -137,11 +129,27 @@ func readProbes(p *program.Program, text []byte, lm program.LineMap, probes map[
 		decls[brace] = append(decls[brace], "int "+v+";")
 		reads[line] = true
 	}
+	declare(lines, decls)
+	return []byte(strings.Join(lines, "\n")), reads
+}
+
+// openingBrace returns the line of the opening brace of the function
+// whose body holds line (program.Print puts it alone at column 0, where a
+// printer step may have appended declarations), or 0.
+func openingBrace(lines []string, line int) int {
+	brace := line - 1
+	for brace >= 1 && !strings.HasPrefix(lines[brace-1], "{") {
+		brace--
+	}
+	return brace
+}
+
+// declare appends to each opening-brace line of decls its declarations,
+// in order: no line moves.
+func declare(lines []string, decls map[int][]string) {
 	for brace, ds := range decls {
-		sort.Strings(ds)
 		lines[brace-1] += " " + strings.Join(ds, " ")
 	}
-	return []byte(strings.Join(lines, "\n")), reads
 }
 
 // ProbeName is the probe variable of the k-th nondet call on a line.
@@ -166,12 +174,7 @@ func addProbes(p *program.Program, text []byte, lm program.LineMap) ([]byte, map
 	probes := map[int][]string{}
 	sw := map[int]bool{}
 	decls := map[int][]string{} // opening-brace line -> declarations
-	var order []int
-	for line := range lm {
-		order = append(order, line)
-	}
-	sort.Ints(order)
-	for _, line := range order {
+	for _, line := range lm.Lines() {
 		in := ix.Instr[lm[line]]
 		if in == nil || line < 1 || line > len(lines) {
 			continue
@@ -209,10 +212,7 @@ func addProbes(p *program.Program, text []byte, lm program.LineMap) ([]byte, map
 		if !ok {
 			continue
 		}
-		brace := line - 1
-		for brace >= 1 && lines[brace-1] != "{" {
-			brace--
-		}
+		brace := openingBrace(lines, line)
 		if brace < 1 {
 			continue
 		}
@@ -234,9 +234,7 @@ func addProbes(p *program.Program, text []byte, lm program.LineMap) ([]byte, map
 			sw[line] = true
 		}
 	}
-	for brace, ds := range decls {
-		lines[brace-1] += " " + strings.Join(ds, " ")
-	}
+	declare(lines, decls)
 	return []byte(strings.Join(lines, "\n")), probes, sw
 }
 
@@ -260,10 +258,7 @@ func inlineAtomic(p *program.Program, text []byte, lm program.LineMap) ([]byte, 
 			continue
 		}
 		any = true
-		brace := line - 1
-		for brace >= 1 && !strings.HasPrefix(lines[brace-1], "{") {
-			brace--
-		}
+		brace := openingBrace(lines, line)
 		if brace < 1 {
 			return nil, program.Errorf(program.Internal, "printing atomic function %s: no opening brace", f.Name)
 		}
@@ -329,10 +324,7 @@ func handles(p *program.Program, text []byte, lm program.LineMap) []byte {
 		if !strings.Contains(src, "pthread_create(0, ") {
 			continue
 		}
-		brace := line - 1
-		for brace >= 1 && !strings.HasPrefix(lines[brace-1], "{") {
-			brace--
-		}
+		brace := openingBrace(lines, line)
 		if brace < 1 {
 			continue
 		}
