@@ -81,6 +81,21 @@ type CheckOptions struct {
 	// the last bound a run reached). Each deeper check is the whole check
 	// again, with all the CPU time left (engines.go, incremental).
 	IncrementalBMC bool
+	// RoundsBeside is a checker of the program's round-bounded lazy
+	// sequentialisation (a lazyseq.Backend; the command line's default is
+	// ESBMC at DefaultRoundsBeside rounds when it is installed) raced
+	// beside the mode in mode cegpv, on a program with threads, once the
+	// mode has used RoundsBesideAfter of CPU time (engines.go,
+	// roundsBeside). Its FALSE, replayed, decides as the mode's would;
+	// its TRUE, bounded by its rounds, never ends the race: it is the
+	// verdict only when the mode ends without one (the time limit, an
+	// UNKNOWN). nil: none; not under --rounds (Backend sequentialises
+	// already), IncrementalBMC, unwinding assertions or an unwinding set,
+	// which the sequentialisation does not check.
+	RoundsBeside backend.Backend
+	// RoundsBesideAfter is the mode's CPU time before RoundsBeside starts
+	// (0: the table's, roundsBeside.Delay).
+	RoundsBesideAfter time.Duration
 }
 
 // CheckedBounds are the bounds Check checks within: Bounds, with unwinding
@@ -91,6 +106,11 @@ func (o CheckOptions) CheckedBounds() backend.Bounds {
 	b.UnwindingAssertions = b.UnwindingAssertions || o.IncrementalBMC
 	return b
 }
+
+// DefaultRoundsBeside is the rounds of the command line's RoundsBeside:
+// 2, where ESBMC on the sequentialisation solved 73 of the 86 pthread
+// tasks of SV-COMP 2015 (docs/bench/s24-lazyseq-points).
+const DefaultRoundsBeside = 2
 
 // MaxIncrementalUnwind is the largest bound IncrementalBMC gives a loop:
 // a run that reaches it ends the deepening with UNKNOWN, saying so.
@@ -131,6 +151,9 @@ func (o *CheckOptions) normalize() error {
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
 	}
+	if o.RoundsBesideAfter <= 0 {
+		o.RoundsBesideAfter = roundsBeside.Delay
+	}
 	o.Probe, o.BeyondMax = max(0, o.Probe), max(0, o.BeyondMax)
 	if o.LoopOnly {
 		if o.Mode == ModePlain {
@@ -152,6 +175,8 @@ const (
 	// properties are checked on the whole program (Verify)
 	ByUnwinding = "the backend on the whole program, checking the unwinding assertions after the CEGPV loop"
 	ByBeyond    = "the search beyond the bounds" // after a bounded TRUE (FoundBeyond says how)
+	// ByRounds: CheckOptions.RoundsBeside, beside the mode
+	ByRounds = "the checker of the round-bounded sequentialisation, beside the mode"
 )
 
 // Report is the verdict of Check with everything that supports it.
@@ -319,6 +344,11 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	c.opts.Bounds = b
 	rep.Bounds = b
 	c.opts.Backend = c.wrap(c.opts.Backend)
+	if be := c.opts.RoundsBeside; be != nil {
+		c.opts.RoundsBeside = backend.Wrap(be, func(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
+			return graceful(ctx, c.opts.Grace, be.Name(), func() (backend.Result, error) { return be.Check(ctx, p, b) })
+		})
+	}
 	if t := c.opts.Bounds.Timeout; t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)
@@ -345,7 +375,7 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 			rep.unknown(err)
 			return rep
 		}
-		qres, qloop, qby, qerr := c.mode(qctx, q, qw)
+		qres, qloop, qby, qerr := c.mode(qctx, q, qw, false)
 		cancel()
 		qrep.Loop = qloop
 		c.judge(ctx, qrep, p, qres, qerr)
@@ -355,14 +385,14 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 		}
 		qSafe = qerr == nil && qres.Verdict == backend.Safe
 	}
-	res, lr, by, err := c.mode(ctx, p, pw)
+	res, lr, by, err := c.mode(ctx, p, pw, true)
 	rep.Loop = lr
 	c.judge(ctx, rep, p, res, err)
 	rep.decidedBy(by)
 	if rep.Verdict == backend.Unknown && strings.HasPrefix(rep.Reason, program.OpaqueReason) && qSafe {
 		rep.Reason += " (none avoids them within the bounds)"
 	}
-	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.BeyondMax > 0 {
+	if rep.Verdict == backend.Safe && !res.Proof && !res.Complete && c.opts.BeyondMax > 0 && ctx.Err() == nil {
 		c.searchBeyond(ctx, rep, p, pw, budget.Used(ctx)-u0)
 	}
 	return rep
@@ -370,9 +400,10 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 
 // mode runs the chosen mode on q (p, or p with its opaque draws cut;
 // work is q with only the checked property), with the explicit-state
-// search beside it unless opts.NoExplicit: the one place where the
-// engines race. by names the engine that answered.
-func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backend.Result, lr *loop.Result, by string, err error) {
+// search beside it unless opts.NoExplicit, and with whole, the checker of
+// the sequentialisation (roundsApplies): the one place where the engines
+// race. by names the engine that answered.
+func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool) (res backend.Result, lr *loop.Result, by string, err error) {
 	type answer struct {
 		res backend.Result
 		lr  *loop.Result
@@ -449,19 +480,15 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 		}
 		return answer{cr.Result, &cr, by}, err
 	}
-	if c.opts.NoExplicit {
-		a, err := run(ctx)
-		return a.res, a.lr, a.by, err
-	}
-	// the race: the mode and the explicit-state search, engines of
-	// budget.Race (the first verdict in CPU time wins)
-	eo := c.explicitOptions()
+	// the race: the mode, the explicit-state search and the checker of
+	// the sequentialisation, engines of budget.Race (the first decisive
+	// answer in CPU time wins)
 	engines := []budget.Engine[answer]{{Name: "the mode", Run: func(ctx context.Context) (_ answer, err error) {
 		defer program.Recover(&err) // the mode's bug: its answer is the error
 		return run(ctx)
 	}}}
 	var searched atomic.Bool
-	if explicit.AppliesWith(work, eo) {
+	if eo := c.explicitOptions(); !c.opts.NoExplicit && explicit.AppliesWith(work, eo) {
 		if eo.Share >= unfollowable.Share {
 			c.raced.Store(work)
 			defer c.raced.Store(nil)
@@ -473,23 +500,56 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program) (res backe
 			return answer{res: res, by: BySearch}, err
 		}})
 	}
+	// held is the sequentialisation's TRUE: bounded by its rounds, it
+	// never ends the race and answers only when the mode has no verdict
+	var held atomic.Pointer[backend.Result]
+	if whole && c.roundsApplies(work) {
+		be := c.opts.RoundsBeside
+		engines = append(engines, budget.Engine[answer]{Name: roundsBeside.Engine, After: c.opts.RoundsBesideAfter, Run: func(ctx context.Context) (_ answer, err error) {
+			defer program.Recover(&err)
+			res, err := be.Check(ctx, work, c.opts.Bounds)
+			if err == nil && res.Verdict == backend.Safe {
+				held.Store(&res)
+				c.log.Debug("the sequentialisation's check is TRUE; held until the mode ends", "bounds", res.Bounds.String())
+			}
+			return answer{res: res, by: ByRounds}, err
+		}})
+	}
 	if len(engines) == 1 {
 		a, err := run(ctx)
 		return a.res, a.lr, a.by, err
 	}
-	a, err, _ := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown }, engines...)
+	decisive := func(a answer, err error) bool {
+		return err == nil && a.res.Verdict != backend.Unknown && (a.by != ByRounds || a.res.Verdict == backend.Unsafe)
+	}
+	a, err, _ := budget.Race(ctx, decisive, engines...)
+	res, lr, by = a.res, a.lr, a.by
 	if err != nil && errors.Is(err, backend.ErrUnfollowable) && c.raced.Load() == work && !searched.Load() && ctx.Err() == nil {
 		// the mode ended on a counterexample it cannot follow before the
 		// search beside it started: the search behind it runs now
 		c.raced.Store(nil)
-		res, err2 := c.searchUnfollowable(ctx, c.opts.Backend.Name(), work, c.opts.Bounds, a.res, err)
+		sres, err2 := c.searchUnfollowable(ctx, c.opts.Backend.Name(), work, c.opts.Bounds, a.res, err)
 		if err2 == nil {
 			// credited as behind the wrapper: the backend's check answered
-			return res, a.lr, ByBackend, nil
+			res, by = sres, ByBackend
 		}
-		return a.res, a.lr, a.by, err2
+		err = err2
 	}
-	return a.res, a.lr, a.by, err
+	if h := held.Load(); h != nil && (err != nil || res.Verdict == backend.Unknown) && !errors.Is(ctx.Err(), context.Canceled) {
+		c.log.Info("the mode ended without a verdict; the sequentialisation's TRUE answers", "mode error", err, "reason", res.Reason)
+		return *h, lr, ByRounds, nil
+	}
+	return res, lr, by, err
+}
+
+// roundsApplies reports whether RoundsBeside races beside the mode on p
+// (CheckOptions.RoundsBeside): in mode cegpv, on a program with threads,
+// when the backend does not sequentialise already and the bounds are ones
+// the sequentialisation checks.
+func (c *checker) roundsApplies(p *program.Program) bool {
+	o := c.opts
+	return o.RoundsBeside != nil && o.Mode != ModePlain && !o.LoopOnly && !o.Backend.Capabilities().Rounds &&
+		!o.IncrementalBMC && !o.Bounds.UnwindingAssertions && len(o.Bounds.UnwindSet) == 0 && p.Spawns()
 }
 
 // probe is the probe's time (CheckOptions.Probe): only in mode cegpv over

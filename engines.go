@@ -57,6 +57,14 @@ var (
 	// programs too: the checker uses one core, the search the other.
 	raceExternal = Budget{Engine: "the explicit-state search beside an external checker", By: BySearch, Starts: "beside the mode",
 		Delay: time.Second, Share: 1, Max: 10 * time.Minute, Bytes: 512 << 20}
+	// roundsBeside: in mode cegpv, a checker of the round-bounded
+	// sequentialisation beside the mode (CheckOptions.RoundsBeside), once
+	// the mode used Delay: where the mode decides within it the checker
+	// costs nothing; past it the stack families, 44_Solaris and fk2012,
+	// which the default configuration leaves at its time limit, are TRUE
+	// within 2 rounds over ESBMC in 17-33 s (docs/bench/s25-rounds-beside).
+	roundsBeside = Budget{Engine: "a checker of the round-bounded sequentialisation beside the mode (cegpv mode, programs with threads; its TRUE answers only when the mode has no verdict)", By: ByRounds, Starts: "beside the mode",
+		Delay: 10 * time.Second, Share: 1}
 	// reconstruction: the search beside a reconstruction's check (the
 	// loop's code-to-code strategies), with race's budgets.
 	reconstruction = Budget{Engine: "the explicit-state search beside a reconstruction", Starts: "beside a reconstruction's check",
@@ -83,7 +91,7 @@ var (
 )
 
 // Budgets lists the table in the order a check meets its engines.
-var Budgets = []Budget{withoutOpaque, probe, mode, wholeBeside, race, raceExternal, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond, incrementalRound}
+var Budgets = []Budget{withoutOpaque, probe, mode, wholeBeside, race, raceExternal, roundsBeside, reconstruction, deepening, generalisation, limitCase, unfollowable, beyond, incrementalRound}
 
 // DefaultProbe and DefaultBeyondMax are the table's probe and beyond
 // limits, DefaultCheckOptions' Probe and BeyondMax (0 there is off).

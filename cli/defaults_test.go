@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/internal/testenv"
+	"cegpv.dev/cegpv/lazyseq"
 )
 
 // The flags' defaults are the library's (cegpv.DefaultCheckOptions), and
@@ -45,5 +47,38 @@ func TestVerifyDefaultsAreTheLibrarys(t *testing.T) {
 	}
 	if o := parse("--probe", "0", "--beyond", "0", "--relax", "0"); o.Probe != 0 || o.BeyondMax != 0 || o.Relax != 0 {
 		t.Errorf("--probe 0 --beyond 0 --relax 0: Probe %v, BeyondMax %v, Relax %d, want 0 (off)", o.Probe, o.BeyondMax, o.Relax)
+	}
+}
+
+// --rounds-beside gives the library ESBMC on the R-round sequentialisation
+// when ESBMC is installed, and nothing with 0 or under --rounds.
+func TestRoundsBesideFlag(t *testing.T) {
+	parse := func(args ...string) cegpv.CheckOptions {
+		t.Helper()
+		var vf verifyFlags
+		fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
+		vf.register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		opts, err := vf.checkOptions(hclog.NewNullLogger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return opts
+	}
+	for _, args := range [][]string{{"--rounds-beside", "0"}, {"--rounds", "2"}, {"--esbmc", "/nonexistent/esbmc"}} {
+		if o := parse(args...); o.RoundsBeside != nil {
+			t.Errorf("%v: RoundsBeside %s, want none", args, o.RoundsBeside.Name())
+		}
+	}
+	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
+	o := parse("--esbmc", bin)
+	lz, ok := o.RoundsBeside.(lazyseq.Backend)
+	if !ok || lz.Rounds != cegpv.DefaultRoundsBeside || lz.Inner.Name() != "esbmc" {
+		t.Errorf("default RoundsBeside %#v, want ESBMC at %d rounds", o.RoundsBeside, cegpv.DefaultRoundsBeside)
+	}
+	if o := parse("--esbmc", bin, "--rounds-beside", "3"); o.RoundsBeside.(lazyseq.Backend).Rounds != 3 {
+		t.Errorf("--rounds-beside 3: %#v", o.RoundsBeside)
 	}
 }

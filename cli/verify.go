@@ -47,6 +47,7 @@ type verifyFlags struct {
 	maxThreads    int
 	contexts      int
 	rounds        int
+	roundsBeside  int
 	timeout       time.Duration
 	memlimit      int // MB, 0: none
 	jsonOut       bool
@@ -108,6 +109,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&v.threads, "threads", 0, "thread instances per pthread_create in a loop (0: as many as the unwinding allows)")
 	fs.IntVar(&v.maxThreads, "max-threads", d.Bounds.MaxThreads, "threads in one run, main included (the built-in backend and the explicit-state search cut runs there; a TRUE that cut one says \"at most N threads in a run\")")
 	fs.IntVar(&v.rounds, "rounds", 0, "round-bounded mode: check the lazy sequentialisation of the program with R round-robin rounds over its threads (a TRUE then holds within R rounds; 0: off)")
+	fs.IntVar(&v.roundsBeside, "rounds-beside", cegpv.DefaultRoundsBeside, "mode cegpv, programs with threads: once the mode has used 10s of CPU time, ESBMC (when installed: --esbmc, on PATH or beside cegpv) also checks the program's lazy sequentialisation with R rounds; its FALSE is replayed and answers, its TRUE holds within R rounds and answers only when the mode ends without a verdict (0: off; under --rounds: off)")
 	fs.IntVar(&v.contexts, "context-bound", 0, "context-switch bound for backends that have one (0: none); the built-in backend explores every interleaving and states no context bound")
 	fs.IntVar(&v.memlimit, "memlimit", 0, "memory limit in MB for the whole check, cegpv and its solvers and checkers together (their resident sets, summed every 100 ms): past it they are killed and the verdict is UNKNOWN (out of memory); 0: none")
 	secondsVar(fs, &v.timeout, "timeout", 0, "time limit for the whole check in seconds, as CBMC and ESBMC (30), or a duration (30s, 2m); 0: none")
@@ -127,7 +129,7 @@ func (v *verifyFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.explicit, "explicit", !d.NoExplicit, "on programs with loops and finite nondeterminism, also run an exhaustive explicit-state search beside the backend; the first verdict wins; and look for a violation the backend reports but whose trace cannot be followed (CBMC 5.4) with the same search (--explicit=false: the backend alone)")
 	fs.BoolVar(&v.loopOnly, "loop-only", false, "the CEGPV loop alone, to measure the algorithm itself (docs/benchmarking.md): --mode cegpv --probe 0 --explicit=false --beyond 0, over any backend; a verdict another engine decides (the backend alone after a counterexample the loop cannot follow) is UNKNOWN, so every TRUE and FALSE is the loop's")
 	grouped(fs, groupInput, "propertyfile", "property", "signed-overflow-check", "show-properties")
-	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "esbmc-solver", "cbmc", "explicit", "loop-only", "rounds", "each-property", "jobs")
+	grouped(fs, groupEngine, "mode", "backend", "solver", "beyond-solver", "esbmc", "esbmc-solver", "cbmc", "explicit", "loop-only", "rounds", "rounds-beside", "each-property", "jobs")
 	grouped(fs, groupBounds, "unwind", "unwindset", "unwinding-assertions", "incremental-bmc", "threads", "max-threads", "context-bound", "timeout", "memlimit", "beyond", "probe", "no-deepening")
 	grouped(fs, groupLoop, "heuristic", "refinement", "max-iterations", "max-kept-share", "relax", "no-generalise", "sanity", "dump")
 	grouped(fs, groupOutput, "trace", "json", "html", "witness")
@@ -191,6 +193,8 @@ func (v *verifyFlags) validate() error {
 		return fmt.Errorf("--max-threads %d: want at least 1 (main)", v.maxThreads)
 	case v.rounds < 0:
 		return fmt.Errorf("--rounds %d: want 0 (off) or more", v.rounds)
+	case v.roundsBeside < 0:
+		return fmt.Errorf("--rounds-beside %d: want 0 (off) or more", v.roundsBeside)
 	case v.rounds > 0 && v.unwindAsrt:
 		return fmt.Errorf("--rounds %d with --unwinding-assertions: the round-bounded sequentialisation does not check unwinding assertions", v.rounds)
 	case v.rounds > 0 && v.incremental:
@@ -531,6 +535,19 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 	o.MaxIterations, o.MaxKeptShare, o.Relax = vf.maxIter, vf.maxKeptShare, vf.relax
 	o.Mode, o.BeyondMax, o.Probe, o.NoExplicit, o.LoopOnly = vf.mode, vf.beyond, vf.probe, !vf.explicit, vf.loopOnly
 	o.IncrementalBMC = vf.incremental
+	if vf.roundsBeside > 0 && vf.rounds == 0 {
+		// the library decides where it races (CheckOptions.RoundsBeside);
+		// here only whether ESBMC is there
+		if _, err := external.Lookup("esbmc", vf.esbmcPath); err == nil {
+			inner, err := backends["esbmc"](vf, log.Named("rounds-beside"))
+			if err != nil {
+				return cegpv.CheckOptions{}, err
+			}
+			o.RoundsBeside = lazyseq.Backend{Inner: inner, Rounds: vf.roundsBeside, Logger: log.Named("rounds-beside")}
+		} else {
+			log.Debug("no check of the sequentialisation beside the mode", "reason", err)
+		}
+	}
 	return o, nil
 }
 

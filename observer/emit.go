@@ -77,11 +77,14 @@ type emitter struct {
 	b    *builder
 	f    *program.Func // in A'
 	base string
+	next int // the suffix of base to try first (program.FreshFrom)
 	body []*program.Instr
 }
 
 func (e *emitter) newInstr(in *program.Instr) *program.Instr {
-	in.Label = program.Fresh(e.b.ap, e.base, e.b.used)
+	var i int
+	in.Label, i = program.FreshFrom(e.base, e.b.used, e.next)
+	e.next = i + 1
 	if in.Pos == (program.Pos{}) {
 		in.Pos = e.f.Pos
 	}
