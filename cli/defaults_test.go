@@ -16,20 +16,7 @@ import (
 // --probe 0, --beyond 0 and --relax 0 reach the library as 0: off there
 // too.
 func TestVerifyDefaultsAreTheLibrarys(t *testing.T) {
-	parse := func(args ...string) cegpv.CheckOptions {
-		t.Helper()
-		var vf verifyFlags
-		fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
-		vf.register(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		opts, err := vf.checkOptions(hclog.NewNullLogger())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return opts
-	}
+	parse := func(args ...string) cegpv.CheckOptions { return parseVerify(t, args...) }
 	got, want := parse(), cegpv.DefaultCheckOptions()
 	type knobs struct {
 		Mode, Heuristic, Refinement string
@@ -53,20 +40,7 @@ func TestVerifyDefaultsAreTheLibrarys(t *testing.T) {
 // --rounds-beside gives the library ESBMC on the R-round sequentialisation
 // when ESBMC is installed, and nothing with 0 or under --rounds.
 func TestRoundsBesideFlag(t *testing.T) {
-	parse := func(args ...string) cegpv.CheckOptions {
-		t.Helper()
-		var vf verifyFlags
-		fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
-		vf.register(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		opts, err := vf.checkOptions(hclog.NewNullLogger())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return opts
-	}
+	parse := func(args ...string) cegpv.CheckOptions { return parseVerify(t, args...) }
 	for _, args := range [][]string{{"--rounds-beside", "0"}, {"--rounds", "2"}, {"--esbmc", "/nonexistent/esbmc"}} {
 		if o := parse(args...); o.RoundsBeside != nil {
 			t.Errorf("%v: RoundsBeside %s, want none", args, o.RoundsBeside.Name())
@@ -81,4 +55,20 @@ func TestRoundsBesideFlag(t *testing.T) {
 	if o := parse("--esbmc", bin, "--rounds-beside", "3"); o.RoundsBeside.(lazyseq.Backend).Rounds != 3 {
 		t.Errorf("--rounds-beside 3: %#v", o.RoundsBeside)
 	}
+}
+
+// parseVerify is the library's options of `verify` with args.
+func parseVerify(t *testing.T, args ...string) cegpv.CheckOptions {
+	t.Helper()
+	var vf verifyFlags
+	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
+	vf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := vf.checkOptions(hclog.NewNullLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts
 }
