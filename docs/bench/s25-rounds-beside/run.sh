@@ -18,3 +18,6 @@ bin/cegpv-s25b bench --modes cegpv --timeout 60s --unwind 5 -j 1 --verify-flags 
 # 3. the default configuration from 5 s, on the 86 and on sv-comp-new   # pthread-default.csv, sv-comp-new-default.csv
 bin/cegpv-s25c bench --modes cegpv --timeout 60s --unwind 5 -j 1 --out $OUT/pthread-default5 docs/bench/s21-rounds/pthread.tsv
 bin/cegpv-s25c bench --modes cegpv --timeout 60s --unwind 5 -j 1 --out $OUT/svnew-default5 ../shared/bench/sv-comp-new/manifest.tsv
+# 4. the built-in backend at 2 rounds on sv-comp-new, plain mode, search off (the item 4;
+#    -j 2: two tasks at once)                                                # sv-comp-new-builtin-r2.csv
+bin/cegpv-s25c bench --modes plain --timeout 60s --unwind 5 -j 2 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-builtin-r2 ../shared/bench/sv-comp-new/manifest.tsv
