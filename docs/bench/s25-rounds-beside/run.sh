@@ -21,3 +21,5 @@ bin/cegpv-s25c bench --modes cegpv --timeout 60s --unwind 5 -j 1 --out $OUT/svne
 # 4. the built-in backend at 2 rounds on sv-comp-new, plain mode, search off (the item 4;
 #    -j 2: two tasks at once)                                                # sv-comp-new-builtin-r2.csv
 bin/cegpv-s25c bench --modes plain --timeout 60s --unwind 5 -j 2 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-builtin-r2 ../shared/bench/sv-comp-new/manifest.tsv
+#    and cegpv mode                                                          # sv-comp-new-builtin-r2-cegpv.csv
+bin/cegpv-s25c bench --modes cegpv --timeout 60s --unwind 5 -j 2 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-builtin-r2-cegpv ../shared/bench/sv-comp-new/manifest.tsv
