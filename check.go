@@ -343,11 +343,11 @@ func (c *checker) checkMode(ctx context.Context, p *program.Program) *Report {
 	}
 	c.opts.Bounds = b
 	rep.Bounds = b
-	c.opts.Backend = c.wrap(c.opts.Backend)
+	c.opts.Backend = c.wrap(c.opts.Backend, !c.opts.NoExplicit)
 	if be := c.opts.RoundsBeside; be != nil {
-		c.opts.RoundsBeside = backend.Wrap(be, func(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
-			return graceful(ctx, c.opts.Grace, be.Name(), func() (backend.Result, error) { return be.Check(ctx, p, b) })
-		})
+		// no search behind its counterexamples: the mode's own engines
+		// cover the program
+		c.opts.RoundsBeside = c.wrap(be, false)
 	}
 	if t := c.opts.Bounds.Timeout; t > 0 {
 		var cancel context.CancelFunc
@@ -720,12 +720,12 @@ func (c *checker) judge(ctx context.Context, rep *Report, p *program.Program, re
 
 // wrap is the backend every engine of the check calls: be's Check,
 // abandoned with a Timeout error when it does not return within
-// opts.Grace after its context is done, and followed by the search behind
-// a counterexample that cannot be followed (searchUnfollowable) when be
-// declares such counterexamples and the explicit search is on. It keeps
+// opts.Grace after its context is done, and, with explicit, followed by
+// the search behind a counterexample that cannot be followed
+// (searchUnfollowable) when be declares such counterexamples. It keeps
 // be's capabilities (backend.Wrap).
-func (c *checker) wrap(be backend.Backend) backend.Backend {
-	search := !c.opts.NoExplicit && be.Capabilities().Unfollowable
+func (c *checker) wrap(be backend.Backend, explicit bool) backend.Backend {
+	search := explicit && be.Capabilities().Unfollowable
 	return backend.Wrap(be, func(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
 		return graceful(ctx, c.opts.Grace, be.Name(), func() (backend.Result, error) {
 			res, err := be.Check(ctx, p, b)

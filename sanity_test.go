@@ -16,7 +16,7 @@ import (
 func TestWrapperKeepsCapabilities(t *testing.T) {
 	c := &checker{opts: CheckOptions{Grace: time.Second}}
 	for _, be := range []backend.Backend{builtin.New(builtin.Options{}), onlyCheck{}, onlyCheck{backend.Capabilities{External: true, Unfollowable: true}}} {
-		w := c.wrap(be)
+		w := c.wrap(be, true)
 		if got, want := w.Capabilities(), be.Capabilities(); got != want {
 			t.Errorf("%T: capabilities %+v after wrapping, want %+v", be, got, want)
 		}
