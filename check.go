@@ -419,8 +419,14 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 		}
 		if c.wholeBeside() {
 			// the loop and the whole program's sequentialisation side by
-			// side (wholeBeside): the first verdict in CPU time wins
-			a, err, _ := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown },
+			// side (wholeBeside): the first verdict in CPU time wins; the
+			// loop leaves its last level, the same check, to the other
+			// (loop.Options.WholeBeside), whose answer is then the mode's
+			var whole struct {
+				a   answer
+				err error
+			}
+			a, err, winner := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown },
 				budget.Engine[answer]{Name: ByLoop, Run: func(ctx context.Context) (_ answer, err error) {
 					defer program.Recover(&err)
 					return runLoop(ctx, false)
@@ -428,8 +434,13 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 				budget.Engine[answer]{Name: wholeBeside.Engine, Run: func(ctx context.Context) (_ answer, err error) {
 					defer program.Recover(&err)
 					res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
-					return answer{res: res, by: ByWhole}, err
+					whole.a, whole.err = answer{res: res, by: ByWhole}, err
+					return whole.a, err
 				}})
+			if winner < 0 && err == nil && a.res.Reason == loop.ReasonWholeBeside {
+				// (Race returns once both engines stopped)
+				return whole.a, whole.err
+			}
 			return a, err
 		}
 		if probe := c.probe(); probe > 0 {
@@ -450,6 +461,7 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 	runLoop = func(ctx context.Context, fallback bool) (answer, error) {
 		vo := c.opts.Options
 		vo.Logger = c.log.Named("cegpv")
+		vo.WholeBeside = !fallback && c.wholeBeside()
 		if !c.opts.NoExplicit && vo.Search == nil {
 			eo := c.explicitOptions()
 			vo.Search = &eo

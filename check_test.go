@@ -207,12 +207,41 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b,
 	}
 }
 
+// TestWholeBesideOnce: under --rounds the loop leaves the check of the
+// program itself at the bounds to the check beside it
+// (loop.Options.WholeBeside): on a program whose every abstraction keeps
+// nearly every variable, the whole program is checked once at the bounds,
+// and that check decides. The program is safe: both threads increment c
+// under the lock, so main reads 2 after joining them.
+func TestWholeBesideOnce(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		t.Skip("z3 not installed")
+	}
+	p := lower(t, "locked.c", []byte(`#include <pthread.h>
+#include <assert.h>
+int c; pthread_mutex_t m;
+void *w(void *a) { pthread_mutex_lock(&m); c = c + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a, b; pthread_mutex_init(&m, 0); pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0); assert(c == 2); return 0; }`))
+	be := &wholeCounter{be: lazyseq.Backend{Inner: builtin.New(builtin.Options{}), Rounds: 2}, whole: p, at: 2}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep := cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 2}}, NoExplicit: true})
+	if rep.Verdict != backend.Safe || rep.DecidedBy != cegpv.ByWhole {
+		t.Fatalf("%v by %q (%s), want TRUE by the whole program's check", rep.Verdict, rep.DecidedBy, rep.Reason)
+	}
+	if n := be.wholeChecks.Load(); n != 1 {
+		t.Errorf("the whole program checked %d times at unwind 2, want once", n)
+	}
+}
+
 // wholeCounter stands for an external checker under --rounds and counts
 // its checks of the whole program (a program with whole's labels and
 // variables: the property's copy of it).
 type wholeCounter struct {
 	be          backend.Backend
 	whole       *program.Program
+	at          int // count only the checks at this unwinding (0: all)
 	wholeChecks atomic.Int32
 }
 
@@ -221,7 +250,7 @@ func (w *wholeCounter) Capabilities() backend.Capabilities {
 	return backend.Capabilities{External: true, Rounds: true}
 }
 func (w *wholeCounter) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
-	if show(p) == show(w.whole) {
+	if show(p) == show(w.whole) && (w.at == 0 || b.Unwind == w.at) {
 		w.wholeChecks.Add(1)
 	}
 	return w.be.Check(ctx, p, b)

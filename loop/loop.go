@@ -78,6 +78,14 @@ type Options struct {
 	// explicit search never runs on the program itself from the loop.
 	// Generalisation needs the explicit search (Search).
 	NoGeneralise bool
+	// WholeBeside: the caller checks the program itself at Bounds beside
+	// the loop (cegpv.Check in mode cegpv under --rounds), so the run at
+	// the bounds does not repeat that check at its last level (every
+	// variable kept, or nearly every one: MaxKeptShare): it ends there
+	// UNKNOWN with ReasonWholeBeside, leaving both cores to the check
+	// beside it. The deepening's shallow runs still check the program
+	// itself at their smaller unwindings.
+	WholeBeside bool
 	// Sanity runs program.Check on every program a pass of the loop
 	// produces (slice, refine, observer, reconstruct); a violated
 	// invariant ends the run with an internal error naming the pass (as
@@ -446,6 +454,10 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 			v.log.Debug("abstraction keeps nearly every variable: checking the program itself", "heuristic", h.Name(), "kept", len(v0), "of", len(g.Vars))
 			v0, full = append([]depgraph.Var(nil), g.Vars...), true
 		}
+		if full && v.opts.WholeBeside && !v.shallow {
+			v.log.Debug("the last level is the program itself, checked beside the loop: the loop ends", "level", v.level)
+			return Result{Result: backend.Result{Verdict: backend.Unknown, Reason: ReasonWholeBeside}}, nil
+		}
 		v.log.Info("abstraction level", "level", v.level, "heuristic", h.Name(), "kept", len(v0), "of", len(g.Vars))
 		name := h.Name()
 		if full {
@@ -469,6 +481,10 @@ func (v *verifier) run(ctx context.Context) (Result, error) {
 	}
 	return Result{}, program.Errorf(program.Internal, "no abstraction level decided (the last level keeps every variable)")
 }
+
+// ReasonWholeBeside is the reason of the loop's UNKNOWN at its last level
+// under Options.WholeBeside.
+const ReasonWholeBeside = "the loop reached the program itself, which the check beside it checks"
 
 // fromBackend is the loop's answer r of the backend.
 func fromBackend(r backend.Result) Result { return Result{Result: r} }
