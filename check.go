@@ -548,8 +548,13 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 		err = err2
 	}
 	if h := held.Load(); h != nil && (err != nil || res.Verdict == backend.Unknown) && !errors.Is(ctx.Err(), context.Canceled) {
-		c.log.Info("the mode ended without a verdict; the sequentialisation's TRUE answers", "mode error", err, "reason", res.Reason)
-		return *h, lr, ByRounds, nil
+		why := res.Reason
+		if err != nil {
+			why = err.Error()
+		}
+		c.log.Info("the mode ended without a verdict; the sequentialisation's TRUE answers", "mode", why)
+		// the loop's statistics are not this verdict's (as with ByWhole)
+		return *h, nil, ByRounds, nil
 	}
 	return res, lr, by, err
 }

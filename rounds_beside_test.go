@@ -110,6 +110,9 @@ func TestRoundsBeside(t *testing.T) {
 		if rep.Proof || rep.Bounds.Rounds != 2 {
 			t.Errorf("proof %v, bounds %s: want a TRUE within 2 rounds, not a proof", rep.Proof, rep.Bounds)
 		}
+		if rep.Loop != nil {
+			t.Errorf("the loop's statistics %+v reported with the sequentialisation's TRUE", rep.Loop)
+		}
 	})
 	t.Run("false replayed", func(t *testing.T) {
 		rep := check(t, racyThreads, cegpv.ModeCEGPV, slowBackend{}, seq())

@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cegpv.dev/cegpv"
+	"cegpv.dev/cegpv/backend"
 	"cegpv.dev/cegpv/internal/testenv"
 	"cegpv.dev/cegpv/lazyseq"
 )
@@ -54,6 +59,45 @@ func TestRoundsBesideFlag(t *testing.T) {
 	}
 	if o := parse("--esbmc", bin, "--rounds-beside", "3"); o.RoundsBeside.(lazyseq.Backend).Rounds != 3 {
 		t.Errorf("--rounds-beside 3: %#v", o.RoundsBeside)
+	}
+}
+
+// With --dump, the sequentialisation beside the mode dumps its checks
+// (the sequentialised C handed to ESBMC and its log) into rounds-beside/,
+// apart from the mode's.
+func TestRoundsBesideDump(t *testing.T) {
+	bin := testenv.Tool(t, "esbmc", "CEGPV_ESBMC")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "t.c")
+	if err := os.WriteFile(src, []byte(`#include <pthread.h>
+#include <assert.h>
+int c;
+void *w(void *a) { c = c + 1; return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); assert(c <= 1); return 0; }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(dir, "dump")
+	o := parseVerify(t, "--esbmc", bin, "--dump", dump)
+	var vf verifyFlags
+	vf.register(pflag.NewFlagSet("verify", pflag.ContinueOnError))
+	p, err := vf.load(context.Background(), src, hclog.NewNullLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := o.RoundsBeside.Check(context.Background(), p, backend.Bounds{Unwind: 2})
+	if err != nil || res.Verdict != backend.Safe {
+		t.Fatalf("%v (%s), %v: want TRUE", res.Verdict, res.Reason, err)
+	}
+	c, err := os.ReadFile(filepath.Join(dump, "rounds-beside", "check-1.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(c), "__ls_pc_") {
+		t.Errorf("the dumped program is not the sequentialisation:\n%s", c)
+	}
+	if _, err := os.Stat(filepath.Join(dump, "rounds-beside", "check-1.log")); err != nil {
+		t.Error(err)
 	}
 }
 

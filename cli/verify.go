@@ -544,6 +544,9 @@ func (vf *verifyFlags) checkOptions(log hclog.Logger) (cegpv.CheckOptions, error
 				return cegpv.CheckOptions{}, err
 			}
 			o.RoundsBeside = lazyseq.Backend{Inner: inner, Rounds: vf.roundsBeside, Logger: log.Named("rounds-beside")}
+			if vf.dump != "" { // its sequentialised C and ESBMC's log, apart from the mode's checks
+				o.RoundsBeside = backend.Dumped(o.RoundsBeside, filepath.Join(vf.dump, "rounds-beside"), func(err error) { log.Warn("dump", "error", err) })
+			}
 		} else {
 			log.Debug("no check of the sequentialisation beside the mode", "reason", err)
 		}
