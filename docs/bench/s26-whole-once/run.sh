@@ -16,3 +16,6 @@ F=../shared/bench/sv-comp15/pthread/twostage_3_false-unreach-call.cil.c
 for i in 1 2 3; do for m in plain cegpv; do
   /usr/bin/time -f "$m wall %e cpu %U" bin/cegpv-s26b verify --mode $m --backend esbmc --explicit=false --rounds 2 --unwind 5 --data-model ILP32 --timeout 60s $F >/dev/null
 done; done
+# 4. the 51-task wmm sample at 3 rounds, both modes (session 24's run; binary cegpv-s26c = e069422,
+#    the same loop and race as s26b)                                           # wmm-esbmc-r3.csv
+(cd docs/bench/esbmc-search && ../../../bin/cegpv-s26c bench --timeout 60s -j 1 --modes plain@esbmc,cegpv@esbmc --verify-flags "--explicit=false --rounds 3" --out $OUT/wmm-r3 sample9.tsv)
