@@ -419,9 +419,10 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 		}
 		if c.wholeBeside() {
 			// the loop and the whole program's sequentialisation side by
-			// side (wholeBeside): the first verdict in CPU time wins; the
-			// loop leaves its last level, the same check, to the other
-			// (loop.Options.WholeBeside), whose answer is then the mode's
+			// side (wholeBeside): the first verdict in CPU time wins. The
+			// loop has loopBeside's budget and leaves its last level, the
+			// same check, to the other (loop.Options.WholeBeside); without
+			// a verdict the whole program's answer is the mode's
 			var whole struct {
 				a   answer
 				err error
@@ -429,15 +430,17 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 			a, err, winner := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown },
 				budget.Engine[answer]{Name: ByLoop, Run: func(ctx context.Context) (_ answer, err error) {
 					defer program.Recover(&err)
-					return runLoop(ctx, false)
+					lctx, stop := budget.WithShare(ctx, loopBeside.Engine, loopBeside.Share, loopBeside.Max)
+					defer stop()
+					return runLoop(lctx, false)
 				}},
-				budget.Engine[answer]{Name: wholeBeside.Engine, Run: func(ctx context.Context) (_ answer, err error) {
+				budget.Engine[answer]{Name: wholeBeside.Engine, Run: func(ctx context.Context) (a answer, err error) {
+					defer func() { whole.a, whole.err = a, err }()
 					defer program.Recover(&err)
 					res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
-					whole.a, whole.err = answer{res: res, by: ByWhole}, err
-					return whole.a, err
+					return answer{res: res, by: ByWhole}, err
 				}})
-			if winner < 0 && err == nil && a.res.Reason == loop.ReasonWholeBeside {
+			if winner < 0 {
 				// (Race returns once both engines stopped)
 				return whole.a, whole.err
 			}
