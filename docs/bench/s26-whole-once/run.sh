@@ -19,3 +19,10 @@ done; done
 # 4. the 51-task wmm sample at 3 rounds, both modes (session 24's run; binary cegpv-s26c = e069422,
 #    the same loop and race as s26b)                                           # wmm-esbmc-r3.csv
 (cd docs/bench/esbmc-search && ../../../bin/cegpv-s26c bench --timeout 60s -j 1 --modes plain@esbmc,cegpv@esbmc --verify-flags "--explicit=false --rounds 3" --out $OUT/wmm-r3 sample9.tsv)
+# 5. sv-comp-new at 2 rounds, both modes (cegpv-s26c)                          # sv-comp-new-esbmc-r2.csv
+bin/cegpv-s26c bench --modes plain@esbmc,cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-r2 ../shared/bench/sv-comp-new/manifest.tsv
+# 6. the same in cegpv mode with the loop's budget beside the whole check (10 s of its CPU;
+#    cegpv-s26d = 0353dbf)                                                      # sv-comp-new-esbmc-r2-loop10.csv
+bin/cegpv-s26d bench --modes cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-r2-d ../shared/bench/sv-comp-new/manifest.tsv
+# 7. the 86 in cegpv mode with the loop's budget (cegpv-s26d)                   # pthread-esbmc-r2-loop10.csv
+bin/cegpv-s26d bench --modes cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/pthread-r2-d docs/bench/s21-rounds/pthread.tsv
