@@ -44,8 +44,6 @@ var (
 	probe = Budget{Engine: "the probe (cegpv mode, a backend that is not external, no --rounds)", By: ByProbe, Starts: "first", Max: DefaultProbe}
 	// mode: the CEGPV loop or the backend alone, with whatever is left.
 	mode = Budget{Engine: "the mode (the CEGPV loop or the backend alone)", By: ByLoop + ", " + ByBackend + " or " + ByUnwinding, Starts: "after the probe", Share: 1}
-	// race: the explicit-state search beside the mode, on programs with
-	// loops.
 	// wholeBeside: in mode cegpv under --rounds, the backend on the whole
 	// program's sequentialisation races the loop instead of the probe
 	// (checker.wholeBeside); a checker of a sequential program often
@@ -57,7 +55,9 @@ var (
 	// only slowed the whole program's check, the two checkers sharing the
 	// machine (by about 20%: docs/bench/s26-whole-once).
 	loopBeside = Budget{Engine: "the CEGPV loop beside the whole program's check (cegpv mode under --rounds)", By: ByLoop, Starts: "beside the whole program's check", Share: 1, Max: 10 * time.Second}
-	race       = Budget{Engine: "the explicit-state search beside the mode", By: BySearch, Starts: "beside the mode",
+	// race: the explicit-state search beside the mode, on programs with
+	// loops.
+	race = Budget{Engine: "the explicit-state search beside the mode", By: BySearch, Starts: "beside the mode",
 		Delay: time.Second, Share: 1.0 / 3, Max: 30 * time.Second, Bytes: 128 << 20}
 	// raceExternal: the same beside an external checker, loop-free
 	// programs too: the checker uses one core, the search the other.
