@@ -26,3 +26,5 @@ bin/cegpv-s26c bench --modes plain@esbmc,cegpv@esbmc --timeout 60s --unwind 5 -j
 bin/cegpv-s26d bench --modes cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/svnew-r2-d ../shared/bench/sv-comp-new/manifest.tsv
 # 7. the 86 in cegpv mode with the loop's budget (cegpv-s26d)                   # pthread-esbmc-r2-loop10.csv
 bin/cegpv-s26d bench --modes cegpv@esbmc --timeout 60s --unwind 5 -j 1 --verify-flags "--explicit=false --rounds 2" --out $OUT/pthread-r2-d docs/bench/s21-rounds/pthread.tsv
+# 8. the wmm sample at 3 rounds in cegpv mode with the loop's budget (cegpv-s26d)  # wmm-esbmc-r3-loop10.csv
+(cd docs/bench/esbmc-search && ../../../bin/cegpv-s26d bench --timeout 60s -j 1 --modes cegpv@esbmc --verify-flags "--explicit=false --rounds 3" --out $OUT/wmm-r3-d sample9.tsv)
