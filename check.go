@@ -421,29 +421,21 @@ func (c *checker) mode(ctx context.Context, q, work *program.Program, whole bool
 			// the loop and the whole program's sequentialisation side by
 			// side (wholeBeside): the first verdict in CPU time wins. The
 			// loop has loopBeside's budget and leaves its last level, the
-			// same check, to the other (loop.Options.WholeBeside); without
-			// a verdict the whole program's answer is the mode's
-			var whole struct {
-				a   answer
-				err error
-			}
-			a, err, winner := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown },
+			// same check, to the other (loop.Options.WholeBeside). The
+			// whole program's check is the first engine, so that without
+			// a verdict its answer is the mode's (budget.Race)
+			a, err, _ := budget.Race(ctx, func(a answer, err error) bool { return err == nil && a.res.Verdict != backend.Unknown },
+				budget.Engine[answer]{Name: wholeBeside.Engine, Run: func(ctx context.Context) (_ answer, err error) {
+					defer program.Recover(&err)
+					res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
+					return answer{res: res, by: ByWhole}, err
+				}},
 				budget.Engine[answer]{Name: ByLoop, Run: func(ctx context.Context) (_ answer, err error) {
 					defer program.Recover(&err)
 					lctx, stop := budget.WithShare(ctx, loopBeside.Engine, loopBeside.Share, loopBeside.Max)
 					defer stop()
 					return runLoop(lctx, false)
-				}},
-				budget.Engine[answer]{Name: wholeBeside.Engine, Run: func(ctx context.Context) (a answer, err error) {
-					defer func() { whole.a, whole.err = a, err }()
-					defer program.Recover(&err)
-					res, err := c.opts.Backend.Check(ctx, work, c.opts.Bounds)
-					return answer{res: res, by: ByWhole}, err
 				}})
-			if winner < 0 {
-				// (Race returns once both engines stopped)
-				return whole.a, whole.err
-			}
 			return a, err
 		}
 		if probe := c.probe(); probe > 0 {

@@ -233,15 +233,24 @@ int main(void) { pthread_t a, b; pthread_mutex_init(&m, 0); pthread_create(&a, 0
 	if n := be.wholeChecks.Load(); n != 1 {
 		t.Errorf("the whole program checked %d times at unwind 2, want once", n)
 	}
+	// without a verdict from either, the whole program's answer is the
+	// mode's, not the loop's early end
+	be.unknown = "the checker gave up"
+	rep = cegpv.Check(ctx, p, cegpv.CheckOptions{Options: loop.Options{Sanity: true, Backend: be, Bounds: backend.Bounds{Unwind: 2}}, NoExplicit: true})
+	if rep.Verdict != backend.Unknown || !strings.Contains(rep.Reason, be.unknown) {
+		t.Errorf("%v (%s), want UNKNOWN with the whole program's reason %q", rep.Verdict, rep.Reason, be.unknown)
+	}
 }
 
 // wholeCounter stands for an external checker under --rounds and counts
 // its checks of the whole program (a program with whole's labels and
 // variables: the property's copy of it).
 type wholeCounter struct {
-	be          backend.Backend
-	whole       *program.Program
-	at          int // count only the checks at this unwinding (0: all)
+	be    backend.Backend
+	whole *program.Program
+	at    int // count only the checks at this unwinding (0: all)
+	// unknown, when set, is the reason of an UNKNOWN for each counted check
+	unknown     string
 	wholeChecks atomic.Int32
 }
 
@@ -252,6 +261,9 @@ func (w *wholeCounter) Capabilities() backend.Capabilities {
 func (w *wholeCounter) Check(ctx context.Context, p *program.Program, b backend.Bounds) (backend.Result, error) {
 	if show(p) == show(w.whole) && (w.at == 0 || b.Unwind == w.at) {
 		w.wholeChecks.Add(1)
+		if w.unknown != "" {
+			return backend.Result{Verdict: backend.Unknown, Reason: w.unknown, Bounds: b}, nil
+		}
 	}
 	return w.be.Check(ctx, p, b)
 }
